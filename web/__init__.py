@@ -1,1 +1,1 @@
-
+"""The dashboard: Flask app factory (:func:`web.app.create_app`) and its server."""

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Sets up everything passetable's tests need on a Debian/Raspberry Pi OS machine:
+# system packages (browser, MQTT broker, AVR toolchain, simavr) and a virtualenv in .venv
+# with the package and its test extras. Safe to run again; skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+APT_PACKAGES=(chromium mosquitto gcc-avr avr-libc simavr libsimavr-dev libelf-dev make gcc pkg-config)
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing system packages: ${missing[*]}"
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  # --no-install-recommends: gcc-avr would otherwise pull the whole Arduino IDE and Java.
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if [[ ! -x .venv/bin/python ]]; then
+  echo "setup: creating .venv"
+  python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[test]'
+echo "setup: done"

@@ -1,0 +1,83 @@
+"""What every game adapter shares: the feed, alerts and the adapter interface.
+
+An adapter sits between a session and one rules engine. It receives observations
+(sensor facts and people's entries) in log order, turns them into engine actions, and
+keeps what the page shows: a ``view`` (the game drawn as data), a ``feed`` of bilingual
+lines, and ``alerts`` a person must resolve when the table and the rules disagree.
+
+    >>> class Nothing(GameAdapter):
+    ...     game = "nothing"
+    ...     def observe(self, obs): self.say(obs.t, "Seen.", "Vu.")
+    ...     def view(self): return {}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from table.observations import Observation
+
+
+def text(en: str, fr: str) -> dict[str, str]:
+    """A sentence in both languages of the dashboard."""
+    return {"en": en, "fr": fr}
+
+
+@dataclass
+class Alert:
+    """A disagreement a person must settle. ``choices`` are the resolutions offered
+    (each ``{"id", "label": {en, fr}}``); a ``resolve`` observation names one."""
+
+    id: str
+    kind: str
+    message: dict[str, str]
+    since: float
+    expected: Any = None
+    seen: Any = None
+    choices: list[dict[str, Any]] = field(default_factory=list)
+    resolved: str | None = None  # the choice taken, once resolved
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "kind": self.kind, "message": self.message, "since": self.since,
+            "expected": self.expected, "seen": self.seen, "choices": self.choices,
+        }
+
+
+class GameAdapter:
+    """Base of the per-game adapters; see the module docstring."""
+
+    game: ClassVar[str] = ""
+    #: observation kinds a person may cancel with an ``undo`` observation
+    undoable_kinds: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, start: Observation):
+        self.options: dict[str, Any] = dict(start.data.get("options", {}))
+        self.feed: list[dict[str, Any]] = []
+        self.alerts: list[Alert] = []
+
+    # -- to override
+    def observe(self, obs: Observation) -> None:
+        raise NotImplementedError
+
+    def view(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def health(self) -> dict[str, Any]:
+        return {}
+
+    # -- shared helpers
+    def say(self, t: float, en: str, fr: str, *, kind: str = "info", seq: int | None = None) -> None:
+        self.feed.append({"t": t, "seq": seq, "kind": kind, "text": text(en, fr)})
+
+    def raise_alert(self, alert: Alert) -> Alert:
+        self.alerts.append(alert)
+        self.say(alert.since, alert.message["en"], alert.message["fr"], kind="alert")
+        return alert
+
+    def open_alerts(self) -> list[Alert]:
+        return [a for a in self.alerts if a.resolved is None]
+
+    def find_alert(self, alert_id: str) -> Alert | None:
+        return next((a for a in self.open_alerts() if a.id == alert_id), None)

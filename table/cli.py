@@ -1,0 +1,161 @@
+"""``passetable``: the command line, and the one place where the parts are put together.
+
+    passetable run --sim                  # the whole service on the simulated table
+    passetable run --config table.toml    # against the real frame
+    passetable bench                      # engine and live-update figures
+
+This module is the composition root: it is the only module of ``table`` that imports
+the other packages (web, hardware, firmware_bridge, vision), and only inside the
+commands that need them, so that ``table`` itself stays free of I/O.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from typing import Any
+
+from table.config import ConfigError, load_config
+
+EXIT_USAGE = 2
+
+
+def _die(en: str, fr: str) -> int:
+    print(f"passetable: {en}\npassetable : {fr}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="passetable", description="Keeps score beside a Passe family game table.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser("run", help="start the service (dashboard, sensors, session)")
+    run.add_argument("--sim", action="store_true", help="play on the simulated table (no hardware needed)")
+    run.add_argument("--config", help="TOML settings file (see README)")
+    run.add_argument("--game", help="game to start: passe-murailles (default), pass-pass, ptipasspass, passe-eclair")
+    run.add_argument("--profile", help="your own Passe-Murailles geometry (TOML)")
+    run.add_argument("--host", help="address to serve the dashboard on (default 127.0.0.1)")
+    run.add_argument("--port", type=int, help="port of the dashboard (default 8080; 0 picks a free one)")
+    run.add_argument("--data", help="folder for the event log (default ./data)")
+    run.add_argument("--pace", type=float, help="seconds between simulated moves (default 2)")
+    run.add_argument("--seed", type=int, help="seed of the simulated players")
+    run.set_defaults(func=cmd_run)
+
+    bench = sub.add_parser("bench", help="measure engine speed and live-update latency")
+    bench.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.set_defaults(func=cmd_bench)
+
+    try:
+        from vision import cli as vision_cli
+    except ImportError:  # vision is optional at run time on a frame-only table
+        vision_cli = None
+    if vision_cli is not None and hasattr(vision_cli, "add_subcommands"):
+        vision_cli.add_subcommands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+# --------------------------------------------------------------------------- run
+def cmd_run(args: argparse.Namespace) -> int:
+    from table.rules import ProfileError
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        return _die(f"broken settings: {exc}", f"réglages invalides : {exc}")
+    for key, section, name in (("host", "service", "host"), ("port", "service", "port"),
+                               ("data", "service", "data_dir"), ("game", "game", "name"),
+                               ("profile", "game", "profile"), ("pace", "sim", "pace"), ("seed", "sim", "seed")):
+        value = getattr(args, key)
+        if value is not None:
+            setattr(getattr(cfg, section), name, value)
+    if cfg.sim.pace < 0:
+        return _die("--pace must be 0 or more seconds", "--pace doit valoir 0 seconde ou plus")
+    if not args.sim and not cfg.serial.port:
+        return _die("no hardware configured: use --sim, or give a --config with a [serial] port",
+                    "aucun matériel configuré : utilisez --sim, ou un --config avec un port [serial]")
+    try:
+        service = _build_service(cfg, sim=args.sim)
+    except ProfileError as exc:
+        return _die(f"broken profile: {exc}", f"profil invalide : {exc}")
+    except OSError as exc:
+        return _die(f"cannot start: {exc}", f"démarrage impossible : {exc}")
+    except Exception as exc:  # an unusable log file, a game that cannot start...
+        return _die(f"cannot start: {exc}", f"démarrage impossible : {exc}")
+    return service.run_until_stopped()
+
+
+class Service:
+    """The running parts, started and stopped together."""
+
+    def __init__(self, server: Any, parts: list[Any]):
+        self.server = server
+        self.parts = parts
+        self._stopped = threading.Event()
+
+    def run_until_stopped(self) -> int:
+        print(f"passetable: open {self.server.url}  —  ouvrez {self.server.url}", flush=True)
+        self.server.start()
+        for part in self.parts:
+            part.start()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: self._stopped.set())
+        self._stopped.wait()
+        for part in reversed(self.parts):
+            part.stop()
+        self.server.stop()
+        print("passetable: stopped / arrêté", flush=True)
+        return 0
+
+
+def _build_service(cfg: Any, *, sim: bool) -> Service:
+    from table.adapters import ADAPTERS, UnknownGame
+    from table.log import EventLog
+    from table.passe_murailles import load_profile
+    from table.session import Session
+    from web.app import create_app
+    from web.server import DashboardServer
+
+    if cfg.game.name not in ADAPTERS:
+        raise UnknownGame(cfg.game.name)
+    profile = load_profile(cfg.game.profile)  # fail early on a broken profile file
+    session = Session(EventLog(cfg.log_path))
+    defaults = {"passe-murailles": {"profile": profile.to_dict()}}
+    app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults)
+    server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams)
+    parts: list[Any] = []
+    if sim:
+        parts.append(_sim_table(cfg, session, profile))
+    elif session.adapter is None:
+        session.new_game(cfg.game.name, defaults.get(cfg.game.name, {}))
+    return Service(server, parts)
+
+
+def _sim_table(cfg: Any, session: Any, profile: Any) -> Any:
+    from hardware.sim_table import DirectSensors, SimulatedTable
+
+    return SimulatedTable(session, DirectSensors(session), pace=cfg.sim.pace, seed=cfg.sim.seed,
+                          profile=profile, restart_after=cfg.sim.restart_after)
+
+
+# --------------------------------------------------------------------------- bench
+def cmd_bench(args: argparse.Namespace) -> int:
+    from table.bench import run_benchmarks
+
+    return run_benchmarks(quick=args.quick, as_json=args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

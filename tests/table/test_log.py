@@ -1,0 +1,53 @@
+"""The event log: durable, ordered, versioned, and refusing files it cannot read."""
+
+import sqlite3
+
+import pytest
+
+from table.log import SCHEMA_VERSION, EventLog, LogError
+from table.observations import Observation
+
+
+def test_append_assigns_increasing_seq_and_reads_back_in_order(tmp_path):
+    log = EventLog(tmp_path / "t.sqlite3")
+    a = log.append(Observation.now("slide", source="sim", slide=1, offset=1))
+    b = log.append(Observation.now("board", source="sim", position=3))
+    assert (a.seq, b.seq) == (1, 2)
+    assert [(o.kind, o.data) for o in log.read()] == [("slide", {"slide": 1, "offset": 1}), ("board", {"position": 3})]
+    assert [o.seq for o in log.read(after=1)] == [2]
+    assert log.get(2).data == {"position": 3} and log.get(99) is None
+    assert log.last_seq() == 2 and log.last_seq("slide") == 1 and log.last_seq("beam") == 0
+
+
+def test_observations_survive_reopening_the_file(tmp_path):
+    path = tmp_path / "t.sqlite3"
+    log = EventLog(path)
+    log.append(Observation.now("peg_drop", source="sim", column=4))
+    log.close()  # as after a power cut: nothing but the file remains
+    again = EventLog(path)
+    assert [o.data for o in again.read()] == [{"column": 4}]
+
+
+def test_file_is_in_wal_mode_with_schema_version(tmp_path):
+    path = tmp_path / "t.sqlite3"
+    EventLog(path).append(Observation.now("board", source="sim", position=1))
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
+
+
+def test_newer_schema_is_refused_with_a_clear_error(tmp_path):
+    path = tmp_path / "t.sqlite3"
+    EventLog(path).close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value='99' WHERE key='schema_version'")
+    db.commit()
+    with pytest.raises(LogError, match="schema version 99"):
+        EventLog(path)
+
+
+def test_a_file_that_is_not_sqlite_is_refused(tmp_path):
+    path = tmp_path / "t.sqlite3"
+    path.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(LogError, match="not a usable passetable log"):
+        EventLog(path)

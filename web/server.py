@@ -1,0 +1,43 @@
+"""Serve the dashboard with waitress, a production WSGI server (not Flask's debug one).
+
+    >>> server = DashboardServer(app, host="127.0.0.1", port=0)
+    >>> server.start(); print(server.url); server.stop()
+"""
+
+from __future__ import annotations
+
+import threading
+
+from waitress.server import create_server
+
+# Ordinary requests (state, API, static files) beside the live streams.
+SPARE_THREADS = 16
+
+
+class DashboardServer:
+    """waitress in a background thread; ``port=0`` picks a free port."""
+
+    def __init__(self, app, *, host: str = "127.0.0.1", port: int = 8080, max_streams: int = 64):
+        threads = max_streams + SPARE_THREADS
+        self._server = create_server(app, host=host, port=port, threads=threads,
+                                     connection_limit=max(100, threads * 2), channel_timeout=30,
+                                     ident="passetable")
+        self.host = host
+        self.port = self._server.effective_port
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/"
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._server.run, name="waitress", daemon=True)
+        self._thread.start()
+
+    def serve_forever(self) -> None:
+        self._server.run()
+
+    def stop(self) -> None:
+        self._server.close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)

@@ -1,0 +1,81 @@
+// Passe-Murailles: the frame drawn live (slides with their holes, pegs, the board).
+"use strict";
+(function () {
+  const NS = "http://www.w3.org/2000/svg";
+  const CELL = 44, MARGIN = 3;
+  const COLOURS = { red: "#d62828", blue: "#1d4ed8" };
+  function svg(tag, attrs, text) {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function render(state, root) {
+    const v = state.view, W = v.columns;
+    const x = (c) => (c + MARGIN) * CELL + CELL / 2;
+    const slideY = (n) => 30 + (n - 1) * 52;
+    const boardY = slideY(6) + 60;
+    const width = (W + 2 * MARGIN) * CELL, height = boardY + 110;
+    const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "Passe-Murailles" });
+    // frame window
+    s.append(svg("rect", { x: MARGIN * CELL - 4, y: 8, width: W * CELL + 8, height: slideY(6) + 30,
+                           fill: "#eee", stroke: "#555", "stroke-width": 3, rx: 6 }));
+    for (let c = 0; c < W; c++) {
+      const open = v.open_columns.includes(c);
+      s.append(svg("text", { x: x(c), y: 20, "text-anchor": "middle", "font-size": 12,
+                             fill: open ? "#e85d04" : "#777" }, String(c + 1)));
+    }
+    for (const slide of v.slides) {
+      const y = slideY(slide.number);
+      const lo = Math.min(0, ...slide.holes) - 1, hi = Math.max(W - 1, ...slide.holes) + 1;
+      s.append(svg("rect", { x: x(lo) - CELL / 2 + 4, y: y - 14, width: (hi - lo + 1) * CELL - 8, height: 28,
+                             fill: "#fafafa", stroke: "#999", rx: 4, class: "slide", "data-slide": slide.number,
+                             "data-offset": slide.offset }));
+      s.append(svg("text", { x: 12, y: y + 5, "font-size": 13, fill: "#333" },
+                   `${slide.number} (${slide.offset > 0 ? "+" : ""}${slide.offset})`));
+      for (const h of slide.holes) {
+        const inside = h >= 0 && h < W;
+        s.append(svg("circle", { cx: x(h), cy: y, r: 11, fill: inside ? "#444" : "#bbb" }));
+      }
+    }
+    const onBoard = {};
+    for (const p of v.pegs) {
+      if (p.where === "frame") {
+        s.append(svg("circle", { cx: x(p.column), cy: slideY(p.slide), r: 9, fill: COLOURS[p.colour],
+                                 class: "peg", "data-peg": p.id }));
+      } else if (p.where === "board") {
+        (onBoard[p.column] = onBoard[p.column] || []).push(p);
+      }
+    }
+    // board: the section scores under each column at the current position
+    const row = v.board.sections[String(v.board.position)] || [];
+    s.append(svg("text", { x: 12, y: boardY - 8, "font-size": 13 }, `${PT.t("board")} : ${v.board.position}`));
+    for (let c = 0; c < W; c++) {
+      s.append(svg("rect", { x: x(c) - CELL / 2 + 2, y: boardY, width: CELL - 4, height: 40,
+                             fill: row[c] ? "#ffe8a3" : "#ddd", stroke: "#777" }));
+      s.append(svg("text", { x: x(c), y: boardY + 26, "text-anchor": "middle", "font-size": 18,
+                             "font-weight": "bold" }, String(row[c] ?? "")));
+      (onBoard[c] || []).forEach((p, i) => s.append(svg("circle", {
+        cx: x(c) - 12 + (i % 4) * 8, cy: boardY + 52 + Math.floor(i / 4) * 8, r: 4, fill: COLOURS[p.colour] })));
+    }
+    root.replaceChildren(status(v), s);
+  }
+  function status(v) {
+    const box = PT.el("div", { class: "pm-status" });
+    const scores = PT.el("div", { class: "scores" });
+    for (const c of ["red", "blue"]) {
+      scores.append(PT.el("div", { class: `score ${c}${v.current_player === c ? " turn" : ""}`,
+                                   "data-testid": `score-${c}` },
+        `${PT.t(c)} ${v.scores[c]}`, PT.el("small", {}, ` (${v.in_hand[c]} ${PT.t("in_hand")})`)));
+    }
+    box.append(scores);
+    if (v.over) {
+      const w = v.winners.length === 2 ? PT.t("draw") : `${PT.t("winner")} : ${PT.t(v.winners[0])}`;
+      box.append(PT.el("p", { class: "winner", "data-testid": "winner" }, w));
+    } else if (v.current_player) {
+      box.append(PT.el("p", { "data-testid": "turn" }, `${PT.t("to_play")} : ${PT.t(v.current_player)}`));
+    }
+    return box;
+  }
+  PT.renderers["passe-murailles"] = render;
+})();

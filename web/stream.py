@@ -1,0 +1,68 @@
+"""Live updates by Server-Sent Events, one encoded snapshot shared by every open page.
+
+Under waitress each open stream holds one worker thread for as long as the page is open
+(see FACTS.md). That is a deliberate choice for a table service: a few dozen pages at
+most (a TV, the players' phones), each costing one mostly-sleeping thread (~100 kB
+resident), in exchange for plain WSGI code and no async framework. The thread pool is
+sized for ``max_streams`` plus room for ordinary requests; a page beyond ``max_streams``
+gets 503 and falls back to polling ``/api/state``, so a crowd cannot starve the API.
+
+    >>> hub = SnapshotHub(session, max_streams=64)
+    >>> version, payload = hub.current()
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+
+from table.session import Session
+
+KEEPALIVE_S = 15.0
+
+
+class SnapshotHub:
+    """Encodes the session's snapshot once per version and counts open streams."""
+
+    def __init__(self, session: Session, *, max_streams: int = 64):
+        self.session = session
+        self.max_streams = max_streams
+        self._lock = threading.Lock()
+        self._cached: tuple[int, str] | None = None
+        self.open_streams = 0
+
+    def current(self) -> tuple[int, str]:
+        version = self.session.version
+        with self._lock:
+            if self._cached is None or self._cached[0] != version:
+                snap = self.session.snapshot()
+                snap["streams"] = self.open_streams
+                self._cached = (snap["version"], json.dumps(snap, ensure_ascii=False))
+            return self._cached
+
+    def try_open(self) -> bool:
+        with self._lock:
+            if self.open_streams >= self.max_streams:
+                return False
+            self.open_streams += 1
+            return True
+
+    def close(self) -> None:
+        with self._lock:
+            self.open_streams -= 1
+
+    def events(self, stop: threading.Event | None = None) -> Iterator[str]:
+        """The SSE body for one page: the state now, then each newer state."""
+        try:
+            version, payload = self.current()
+            yield f"retry: 2000\nid: {version}\ndata: {payload}\n\n"
+            while stop is None or not stop.is_set():
+                new = self.session.wait_for_change(version, timeout=KEEPALIVE_S)
+                if new == version:
+                    yield ": keepalive\n\n"  # lets the server notice a closed page
+                    continue
+                version, payload = self.current()
+                yield f"id: {version}\ndata: {payload}\n\n"
+        finally:
+            self.close()
