@@ -1,0 +1,1 @@
+"""Shipped profiles (game geometry, decks, layouts): data files a user may replace."""
