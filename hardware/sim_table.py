@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from table import observations as K
 from table.observations import Observation
-from table.passe_murailles import DropPeg, Frame, MoveBoard, MoveSlide, load_profile, new_game
+from table.passe_murailles import DropPeg, Frame, Landed, MoveSlide, PushedOff, load_profile, new_game
 from table.session import Session
 
 log = logging.getLogger(__name__)
@@ -117,10 +117,8 @@ class SimulatedTable:
         start one."""
         adapter = self.session.adapter
         if adapter is not None and adapter.game == GAME and not adapter.g.is_over():
-            self.mind = new_game(profile=adapter.g.profile, first=adapter.g.history_first
-                                 if hasattr(adapter.g, "history_first") else "red")
             self.mind = copy.deepcopy(adapter.g)
-            self.frame = copy.deepcopy(adapter.g.frame)
+            self.frame = adapter.g.frame.copy()
         else:
             self.session.new_game(GAME, {"profile": self.profile.to_dict()}, source="sim-table")
             self._reset_frame()
@@ -130,14 +128,16 @@ class SimulatedTable:
         self.mind = new_game(profile=self.profile)
         start = Frame(self.profile)
         for n in range(1, 7):
-            while self.frame.offsets[n - 1] != start.offsets[n - 1]:
-                step = 1 if self.frame.offsets[n - 1] < start.offsets[n - 1] else -1
-                self.frame.offsets[n - 1] += step
-                self.sensors.slide(n, self.frame.offsets[n - 1])
-        while self.frame.board != start.board:
-            self.frame.board += 1 if self.frame.board < start.board else -1
-            self.sensors.board(self.frame.board)
-        self.frame = start  # pegs gathered back into the players' hands
+            # one notch at a time, as a hand does (the pegs were gathered up first)
+            position = self.frame.offset(n)
+            while position != start.offset(n):
+                position += 1 if position < start.offset(n) else -1
+                self.sensors.slide(n, position)
+        position = self.frame.board_position
+        while position != start.board_position:
+            position += 1 if position < start.board_position else -1
+            self.sensors.board(position)
+        self.frame = start  # pegs back in the players' hands
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -181,31 +181,26 @@ class SimulatedTable:
 
     def play_one(self) -> None:
         """One move: decide, do it physically, let the sensors report it."""
+        player = self.mind.current_player
         action = self.choose()
         self.mind.apply(action)
         self.moves += 1
         if isinstance(action, DropPeg):
-            peg = self.frame.next_peg(self.mind_last_player())
             self.sensors.peg_drop(action.column)
-            events = self.frame.drop(peg, action.column)
+            events = self.frame.drop(self.frame.next_in_hand(player), action.column)
         elif isinstance(action, MoveSlide):
             events = self.frame.move_slide(action.slide, action.step)
-            self.sensors.slide(action.slide, self.frame.offsets[action.slide - 1])
+            self.sensors.slide(action.slide, self.frame.offset(action.slide))
         else:
             events = self.frame.move_board(action.step)
-            self.sensors.board(self.frame.board)
+            self.sensors.board(self.frame.board_position)
         self._report_falls(events)
-
-    def mind_last_player(self) -> str:
-        return self.mind.history[-1].player if hasattr(self.mind.history[-1], "player") else self.mind.last_player
 
     def _report_falls(self, events: list[Any]) -> None:
         for event in events:
-            kind = event["type"] if isinstance(event, dict) else event.type
-            data = event if isinstance(event, dict) else event.__dict__
-            if kind == "pushed_off":
-                self.sensors.side_spill(data["side"])
-            elif kind == "landed":
+            if isinstance(event, PushedOff):
+                self.sensors.side_spill(event.side)
+            elif isinstance(event, Landed):
                 if self.fall_time:
                     time.sleep(self.fall_time)
-                self.sensors.beam(data["column"])
+                self.sensors.beam(event.column)

@@ -43,11 +43,6 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
 
 
-def _actions_of(game: Any) -> int:
-    history = getattr(game, "history", None)
-    return len(history) if history is not None else 0
-
-
 def bench_engine(name: str, *, seconds: float) -> dict[str, Any] | None:
     module_name, kwargs = PLAYOUTS[name]
     try:
@@ -58,14 +53,26 @@ def bench_engine(name: str, *, seconds: float) -> dict[str, Any] | None:
     if playout is None:
         return None
     rng = random.Random(1)
-    games, actions, durations = 0, 0, []
-    deadline = time.perf_counter() + seconds
-    while time.perf_counter() < deadline or games < 5:
-        t0 = time.perf_counter()
-        game = playout(rng, **kwargs)
-        durations.append(time.perf_counter() - t0)
-        games += 1
-        actions += _actions_of(game)
+    games, durations = 0, []
+    # Count actions by wrapping Game.apply: every engine's playout goes through it.
+    counter = {"n": 0}
+    original = module.Game.apply
+
+    def counting_apply(self, action, _original=original):
+        counter["n"] += 1
+        return _original(self, action)
+
+    module.Game.apply = counting_apply
+    try:
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline or games < 5:
+            t0 = time.perf_counter()
+            playout(rng, **kwargs)
+            durations.append(time.perf_counter() - t0)
+            games += 1
+    finally:
+        module.Game.apply = original
+    actions = counter["n"]
     total = sum(durations)
     return {
         "games": games,

@@ -137,17 +137,24 @@ def _build_service(cfg: Any, *, sim: bool) -> Service:
     server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams)
     parts: list[Any] = []
     if sim:
-        parts.append(_sim_table(cfg, session, profile))
+        parts.append(_simulation(cfg, session, profile))
     elif session.adapter is None:
         session.new_game(cfg.game.name, defaults.get(cfg.game.name, {}))
     return Service(server, parts)
 
 
-def _sim_table(cfg: Any, session: Any, profile: Any) -> Any:
-    from hardware.sim_table import DirectSensors, SimulatedTable
+def _simulation(cfg: Any, session: Any, profile: Any) -> Any:
+    """The simulated table of the chosen game: ``hardware.sim_table`` for the frame,
+    ``hardware.sim_<game>.make_simulation`` for the card and cup games."""
+    import importlib
 
-    return SimulatedTable(session, DirectSensors(session), pace=cfg.sim.pace, seed=cfg.sim.seed,
-                          profile=profile, restart_after=cfg.sim.restart_after)
+    if cfg.game.name == "passe-murailles":
+        from hardware.sim_table import DirectSensors, SimulatedTable
+
+        return SimulatedTable(session, DirectSensors(session), pace=cfg.sim.pace, seed=cfg.sim.seed,
+                              profile=profile, restart_after=cfg.sim.restart_after)
+    module = importlib.import_module("hardware.sim_" + cfg.game.name.replace("-", "_"))
+    return module.make_simulation(session, pace=cfg.sim.pace, seed=cfg.sim.seed, restart_after=cfg.sim.restart_after)
 
 
 # --------------------------------------------------------------------------- bench

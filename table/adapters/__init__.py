@@ -7,15 +7,21 @@ use so that one game's engine never slows down or breaks the start of another.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Iterator, Mapping
 
 from table.adapters.base import Alert, GameAdapter, text
 
 __all__ = ["ADAPTERS", "Alert", "GameAdapter", "UnknownGame", "text"]
 
-_WHERE = {
+_ALL = {
     "passe-murailles": "table.adapters.passe_murailles:PasseMuraillesAdapter",
+    "pass-pass": "table.adapters.pass_pass:PassPassAdapter",
+    "ptipasspass": "table.adapters.ptipasspass:PtiPassPassAdapter",
+    "passe-eclair": "table.adapters.passe_eclair:PasseEclairAdapter",
 }
+# Only the games whose adapter is installed are offered.
+_WHERE = {name: where for name, where in _ALL.items() if importlib.util.find_spec(where.split(":")[0]) is not None}
 
 
 class UnknownGame(KeyError):

@@ -62,7 +62,7 @@ class PasseMuraillesAdapter(GameAdapter):
 
     def _engine_position(self, part: tuple[str, int]) -> int:
         frame = self.g.frame
-        return frame.board if part[0] == "board" else frame.offsets[part[1] - 1]
+        return frame.board_position if part[0] == "board" else frame.offset(part[1])
 
     def _part_seen(self, obs: Observation, part: tuple[str, int], seen: int) -> None:
         expected = self._engine_position(part)
@@ -198,8 +198,8 @@ class PasseMuraillesAdapter(GameAdapter):
             en = f"{_colour(who, 'en')} moved slide {action.slide} {side_en}"
             fr = f"{_colour(who, 'fr')} a déplacé la coulisse {action.slide} vers la {side_fr}"
         else:
-            en = f"{_colour(who, 'en')} moved the board to position {self.g.frame.board}"
-            fr = f"{_colour(who, 'fr')} a déplacé le plateau en position {self.g.frame.board}"
+            en = f"{_colour(who, 'en')} moved the board to position {self.g.frame.board_position}"
+            fr = f"{_colour(who, 'fr')} a déplacé le plateau en position {self.g.frame.board_position}"
         extra_en, extra_fr = self._consequences(outcome)
         self.say(obs.t, en + extra_en + ".", fr + extra_fr + ".", kind="move", seq=obs.seq)
         for landing in outcome.landings:
@@ -256,13 +256,13 @@ class PasseMuraillesAdapter(GameAdapter):
         return {
             "columns": profile.columns,
             "slides": [
-                {"number": n + 1, "offset": frame.offsets[n], "range": list(profile.slides[n].range),
-                 "holes": frame.hole_columns(n + 1)}
-                for n in range(6)
+                {"number": n, "offset": frame.offset(n), "range": [profile.slide(n).low, profile.slide(n).high],
+                 "holes": frame.hole_columns(n)}
+                for n in range(1, 7)
             ],
-            "board": {"position": frame.board,
-                      "sections": {str(p): list(row) for p, row in profile.board_positions.items()}},
-            "pegs": [p if isinstance(p, dict) else p.to_dict() for p in g.pegs()],
+            "board": {"position": frame.board_position,
+                      "sections": {str(p): list(row) for p, row in profile.board_scores.items()}},
+            "pegs": [p.to_dict() for p in g.pegs()],
             "scores": g.scores(),
             "in_hand": g.in_hand(),
             "current_player": g.current_player,

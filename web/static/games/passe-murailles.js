@@ -13,12 +13,12 @@
   function render(state, root) {
     const v = state.view, W = v.columns;
     const x = (c) => (c + MARGIN) * CELL + CELL / 2;
-    const slideY = (n) => 30 + (n - 1) * 52;
+    const slideY = (n) => 48 + (n - 1) * 52;
     const boardY = slideY(6) + 60;
     const width = (W + 2 * MARGIN) * CELL, height = boardY + 110;
     const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "Passe-Murailles" });
     // frame window
-    s.append(svg("rect", { x: MARGIN * CELL - 4, y: 8, width: W * CELL + 8, height: slideY(6) + 30,
+    s.append(svg("rect", { x: MARGIN * CELL - 4, y: 8, width: W * CELL + 8, height: slideY(6) + 40,
                            fill: "#eee", stroke: "#555", "stroke-width": 3, rx: 6 }));
     for (let c = 0; c < W; c++) {
       const open = v.open_columns.includes(c);

@@ -1,0 +1,75 @@
+"""Browser fixtures: Debian's chromium driven by Playwright (``playwright install``
+cannot download browsers here, so the executable is given by path)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("PASSETABLE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync", "--disable-quic"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run ./setup.sh (it installs Debian's chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+class RunningService:
+    """``passetable run`` in a child process, as a person starts it."""
+
+    def __init__(self, args: list[str], data_dir: Path):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "table.cli", "run", "--port", "0", "--data", str(data_dir), *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        first = self.proc.stdout.readline()
+        match = re.search(r"(http://\S+/)", first)
+        if not match:
+            self.stop()
+            raise RuntimeError(f"service did not print its address: {first!r} {self.proc.stderr.read()}")
+        self.first_line = first
+        self.url = match.group(1)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture
+def run_service(tmp_path):
+    started: list[RunningService] = []
+
+    def start(*args: str, data_dir: Path | None = None) -> RunningService:
+        service = RunningService(list(args), data_dir or tmp_path / "data")
+        started.append(service)
+        return service
+
+    yield start
+    for s in started:
+        s.stop()

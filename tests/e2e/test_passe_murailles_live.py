@@ -1,0 +1,74 @@
+"""The whole service, as a person uses it: `passetable run --sim`, a real browser,
+the score changing as the simulated players play."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def _score(page, colour: str) -> int:
+    text = page.locator(f"[data-testid=score-{colour}]").inner_text()
+    return int(text.split()[1])
+
+
+def test_score_changes_live_in_the_browser(run_service, page):
+    service = run_service("--sim", "--pace", "0.05", "--seed", "7")
+    assert service.first_line.startswith("passetable: open http://127.0.0.1:")
+    page.goto(service.url)
+    page.wait_for_selector("[data-testid=score-red]")
+    assert page.locator("svg .slide").count() == 6
+    assert _score(page, "red") == 0 and _score(page, "blue") == 0
+    first_version = int(page.locator("body").get_attribute("data-version"))
+    # No reload: the page must change by itself as the players play and pegs land.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid^=score-]')]"
+        ".some(e => Number(e.textContent.split(' ')[1]) > 0)",
+        timeout=90_000,
+    )
+    assert _score(page, "red") + _score(page, "blue") > 0
+    assert int(page.locator("body").get_attribute("data-version")) > first_version
+    assert page.locator("#feed li").count() > 0
+
+
+def test_language_switch_to_english_and_back(run_service, page):
+    service = run_service("--sim", "--pace", "0.5", "--seed", "1")
+    page.goto(service.url)
+    assert page.locator("#new-game").inner_text() == "Nouvelle partie"
+    page.click("#lang-en")
+    page.wait_for_selector("[data-testid=score-red]")
+    assert page.locator("#new-game").inner_text() == "New game"
+    assert page.locator("[data-testid=score-red]").inner_text().startswith("Red")
+    page.goto(service.url)  # the choice is remembered
+    assert page.locator("#new-game").inner_text() == "New game"
+
+
+def test_new_game_button_starts_over(run_service, page):
+    service = run_service("--sim", "--pace", "0.05", "--seed", "3")
+    page.goto(service.url)
+    page.wait_for_function("() => document.querySelectorAll('#feed li').length > 6", timeout=60_000)
+    page.click("#new-game")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('Nouvelle partie'))"
+    )
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=score-red]').length == 1")
+
+
+def test_bad_arguments_and_broken_profile_give_clear_messages(tmp_path):
+    import subprocess
+    import sys
+
+    bad = tmp_path / "frame.toml"
+    bad.write_text("[frame]\ncolumns = 7\n")  # no slides, no board
+    proc = subprocess.run([sys.executable, "-m", "table.cli", "run", "--sim", "--profile", str(bad), "--port", "0",
+                           "--data", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "broken profile" in proc.stderr and "profil invalide" in proc.stderr and str(bad) in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "table.cli", "run", "--sim", "--pace", "-1"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--pace" in proc.stderr and "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "table.cli", "run", "--port", "eighty"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "invalid int value" in proc.stderr

@@ -1,0 +1,73 @@
+"""Live updates: Server-Sent Events through the real waitress server, many pages at once."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+
+import pytest
+
+from table.observations import Observation
+from web.app import create_app
+from web.server import DashboardServer
+
+
+def _read_event(resp) -> dict:
+    data = None
+    while True:
+        line = resp.fp.readline().decode()
+        if line.startswith("data: "):
+            data = json.loads(line[6:])
+        elif line in ("\n", "\r\n") and data is not None:
+            return data
+
+
+@pytest.fixture
+def server(session):
+    session.new_game("passe-murailles")
+    srv = DashboardServer(create_app(session, max_streams=60), port=0, max_streams=60)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def _open_stream(port: int):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    conn.request("GET", "/api/stream")
+    return conn, conn.getresponse()
+
+
+def test_sixty_open_pages_all_receive_an_update(server, session):
+    streams = [_open_stream(server.port) for _ in range(60)]
+    try:
+        assert all(r.status == 200 for _, r in streams)
+        first = [_read_event(r)["version"] for _, r in streams]
+        assert set(first) == {session.version}
+        received: list[dict] = []
+        lock = threading.Lock()
+
+        def read(resp):
+            event = _read_event(resp)
+            with lock:
+                received.append(event)
+
+        readers = [threading.Thread(target=read, args=(r,)) for _, r in streams]
+        for t in readers:
+            t.start()
+        session.submit(Observation.now("slide", source="test", slide=2, offset=1))
+        for t in readers:
+            t.join(timeout=20)
+        assert len(received) == 60
+        assert all(e["view"]["slides"][1]["offset"] == 1 for e in received)
+        # the 61st page is refused politely and told to poll
+        conn, resp = _open_stream(server.port)
+        assert resp.status == 503 and resp.getheader("Retry-After") == "5"
+        conn.close()
+        # the API still answers while 60 streams are open
+        c = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        c.request("GET", "/api/state")
+        assert c.getresponse().status == 200
+    finally:
+        for conn, _ in streams:
+            conn.close()
