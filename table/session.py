@@ -70,9 +70,10 @@ class Session:
             raise UnknownGame(game)
         with self._lock:
             sensed = {"slides": dict(self.sensed["slides"]), "board": self.sensed["board"]}
-        return self.submit(
-            Observation.now(K.GAME_START, source=source, t=self.clock(), game=game, options=options or {}, sensed=sensed)
-        )
+        obs = Observation.now(K.GAME_START, source=source, t=self.clock(), game=game, options=options or {},
+                              sensed=sensed)
+        ADAPTERS[game](obs)  # options the game refuses raise here, before anything is logged
+        return self.submit(obs)
 
     def subscribe(self, listener: Listener) -> None:
         """Call ``listener(obs, session)`` after each applied observation (outside the lock)."""
@@ -138,9 +139,12 @@ class Session:
             self.sensed["board"] = obs.data["position"]
 
     def _start(self, obs: Observation) -> None:
-        cls = ADAPTERS[obs.data["game"]]
         self.game_seq = obs.seq or 0
-        self.adapter = cls(obs)
+        try:
+            self.adapter = ADAPTERS[obs.data["game"]](obs)
+        except Exception:  # a start an older version logged and this one refuses
+            log.exception("game_start %s cannot be replayed; no game is running", obs.seq)
+            self.adapter = None
 
     def _replay(self) -> None:
         """Rebuild from the log: sensor memory from everything, the game from its start."""

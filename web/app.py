@@ -104,7 +104,8 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
         except UnknownGame as exc:
             raise BadRequest(exc.en, exc.fr) from None
         except (ValueError, KeyError, TypeError) as exc:
-            raise BadRequest(f"This game cannot start: {exc}", f"Cette partie ne peut pas commencer : {exc}") from None
+            en, fr = getattr(exc, "en", str(exc)), getattr(exc, "fr", str(exc))
+            raise BadRequest(f"This game cannot start: {en}", f"Cette partie ne peut pas commencer : {fr}") from None
         return jsonify(seq=obs.seq, version=session.version), 201
 
     @app.post("/api/alerts/<alert_id>/resolve")

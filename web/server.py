@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 
+from waitress import wasyncore
 from waitress.server import create_server
 
 # Ordinary requests (state, API, static files) beside the live streams.
@@ -31,13 +32,21 @@ class DashboardServer:
         return f"http://{self.host}:{self.port}/"
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._server.run, name="waitress", daemon=True)
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="waitress", daemon=True)
         self._thread.start()
 
-    def serve_forever(self) -> None:
-        self._server.run()
+    def _loop(self) -> None:
+        # waitress's own run() loops until every channel is gone, which an open live
+        # page never is; this loop also checks a stop flag and closes everything itself
+        # (in the loop's thread: asyncore channels are not thread-safe).
+        while not self._stopping.is_set():
+            wasyncore.loop(timeout=0.2, map=self._server._map, count=1)
+        for channel in list(self._server._map.values()):
+            channel.close()
+        self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=0.5)
 
     def stop(self) -> None:
-        self._server.close()
+        self._stopping.set()
         if self._thread is not None:
             self._thread.join(timeout=5)

@@ -112,3 +112,20 @@ def test_waiting_readers_wake_on_a_new_observation(session):
     t.join(timeout=10)
     assert woke and woke[0] > seen
     assert session.wait_for_change(session.version, timeout=0.01) == session.version  # times out unchanged
+
+
+def test_options_a_game_refuses_are_not_logged_and_a_restart_still_works(log_path):
+    import pytest
+
+    from table.adapters import ADAPTERS
+
+    if "pass-pass" not in ADAPTERS:
+        pytest.skip("the Pass Pass adapter is not installed")
+    live = Session(EventLog(log_path))
+    live.new_game("passe-murailles")
+    before = live.log.last_seq()
+    with pytest.raises(ValueError):
+        live.new_game("pass-pass", {"players": 9})
+    assert live.log.last_seq() == before  # nothing logged
+    restarted = Session(EventLog(log_path))
+    assert restarted.adapter.game == "passe-murailles"
