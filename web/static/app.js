@@ -53,6 +53,11 @@ function render(state) {
   (window.__renders = window.__renders || []).push([state.version, Date.now()]);
   if (window.__renders.length > 2000) window.__renders.splice(0, 1000);
   document.getElementById("game-name").textContent = state.game ? "— " + state.game : "";
+  const select = document.getElementById("game-select");
+  if (state.game && !select.dataset.touched && select.value !== state.game) {
+    select.value = state.game;  // "New game" offers the game being played, until someone picks another
+    select.dispatchEvent(new Event("change"));
+  }
   const view = document.getElementById("table-view");
   if (!state.game) { view.replaceChildren(PT.el("p", {}, PT.t("no_game"))); }
   else if (PT.renderers[state.game]) { PT.renderers[state.game](state, view); }
@@ -94,6 +99,7 @@ function connect() {
 }
 
 document.querySelectorAll("[data-i18n]").forEach((e) => { e.textContent = PT.t(e.dataset.i18n); });
+document.getElementById("game-select").addEventListener("input", (e) => { e.target.dataset.touched = "1"; });
 document.getElementById("new-game").addEventListener("click", () => {
   const game = document.getElementById("game-select").value;
   const options = PT.newGameOptions && PT.newGameOptions[game] ? PT.newGameOptions[game]() : {};
