@@ -90,6 +90,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         service = _build_service(cfg, sim=args.sim)
     except ProfileError as exc:
         return _die(f"broken profile: {exc}", f"profil invalide : {exc}")
+    except ConfigError as exc:  # e.g. a GPIO pin used twice
+        return _die(f"broken settings: {exc}", f"réglages invalides : {exc}")
     except OSError as exc:
         return _die(f"cannot start: {exc}", f"démarrage impossible : {exc}")
     except Exception as exc:  # an unusable log file, a game that cannot start...
@@ -132,29 +134,70 @@ def _build_service(cfg: Any, *, sim: bool) -> Service:
         raise UnknownGame(cfg.game.name)
     profile = load_profile(cfg.game.profile)  # fail early on a broken profile file
     session = Session(EventLog(cfg.log_path))
-    defaults = {"passe-murailles": {"profile": profile.to_dict()}}
-    app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults)
-    server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams)
+    defaults: dict[str, dict[str, Any]] = {"passe-murailles": {"profile": profile.to_dict()}}
     parts: list[Any] = []
     if sim:
-        parts.append(_simulation(cfg, session, profile))
-    elif session.adapter is None:
-        session.new_game(cfg.game.name, defaults.get(cfg.game.name, {}))
+        parts += _simulation(cfg, session, profile, defaults)
+    else:
+        parts += _real_frame(cfg, session, profile, defaults)
+        if session.adapter is None:
+            session.new_game(cfg.game.name, defaults.get(cfg.game.name, {}))
+    app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults)
+    server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams)
     return Service(server, parts)
 
 
-def _simulation(cfg: Any, session: Any, profile: Any) -> Any:
-    """The simulated table of the chosen game: ``hardware.sim_table`` for the frame,
-    ``hardware.sim_<game>.make_simulation`` for the card and cup games."""
+def _real_frame(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[str, Any]]) -> list[Any]:
+    """The Passe-Murailles frame's real sensors: the serial board and the Pi's GPIO."""
+    from firmware_bridge import Bridge
+    from hardware.gpio import attach_gpio
+
+    parts: list[Any] = []
+    if cfg.game.name == "passe-murailles":
+        gpio = attach_gpio(session, cfg.gpio, columns=profile.columns)
+        defaults["passe-murailles"].update(gpio.pins.game_options())
+        parts.append(gpio)
+    bridge = Bridge(cfg.serial.port, session.submit, baudrate=cfg.serial.baudrate)
+    session.health_sources["serial"] = bridge.health
+    parts.append(bridge)
+    return parts
+
+
+def _simulation(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[str, Any]]) -> list[Any]:
+    """The simulated table of the chosen game. For the frame: the simulated players, the
+    sensor board behind a pseudo-terminal read by the real bridge, and the beams and
+    buttons on gpiozero's MockFactory pins. For the card and cup games:
+    ``hardware.sim_<game>.make_simulation``."""
     import importlib
 
-    if cfg.game.name == "passe-murailles":
-        from hardware.sim_table import DirectSensors, SimulatedTable
+    if cfg.game.name != "passe-murailles":
+        module = importlib.import_module("hardware.sim_" + cfg.game.name.replace("-", "_"))
+        return [module.make_simulation(session, pace=cfg.sim.pace, seed=cfg.sim.seed,
+                                       restart_after=cfg.sim.restart_after)]
+    from gpiozero.pins.mock import MockFactory
 
-        return SimulatedTable(session, DirectSensors(session), pace=cfg.sim.pace, seed=cfg.sim.seed,
-                              profile=profile, restart_after=cfg.sim.restart_after)
-    module = importlib.import_module("hardware.sim_" + cfg.game.name.replace("-", "_"))
-    return module.make_simulation(session, pace=cfg.sim.pace, seed=cfg.sim.seed, restart_after=cfg.sim.restart_after)
+    from hardware.gpio import attach_gpio
+    from hardware.gpio.sim_pins import GpioSensors
+    from hardware.sim_table import SimulatedTable
+    from table.timers import RealClock
+
+    clock = RealClock()
+    factory = MockFactory()
+    gpio = attach_gpio(session, cfg.gpio, pin_factory=factory, clock=clock, columns=profile.columns)
+    defaults["passe-murailles"].update(gpio.pins.game_options())
+    sensors = GpioSensors(session, factory, gpio.pins, clock)
+    parts: list[Any] = [gpio]
+    parts += _serial_stand_in(session, sensors)
+    table = SimulatedTable(session, sensors, pace=cfg.sim.pace, seed=cfg.sim.seed, profile=profile,
+                           restart_after=cfg.sim.restart_after, clock=clock,
+                           game_options=defaults["passe-murailles"])
+    return [*parts, table]
+
+
+def _serial_stand_in(session: Any, sensors: Any) -> list[Any]:
+    """Route the simulated slide and board positions through the pure-Python sensor
+    board and the real serial bridge (a pseudo-terminal), when they are installed."""
+    return []
 
 
 # --------------------------------------------------------------------------- bench

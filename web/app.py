@@ -121,6 +121,7 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
             raise BadRequest(f"Choose one of: {', '.join(c['id'] for c in alert.choices) or '(none: put the parts back)'}.",
                              f"Choisissez parmi : {', '.join(c['id'] for c in alert.choices) or '(aucun : remettez les pièces)'}.")
         details = body.get("details") if isinstance(body.get("details"), dict) else {}
+        details = {k: v for k, v in details.items() if k not in ("alert", "choice")}
         obs = session.submit(Observation.now(K.RESOLVE, source="dashboard", alert=alert_id, choice=choice, **details))
         return jsonify(seq=obs.seq, version=session.version)
 

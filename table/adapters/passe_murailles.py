@@ -7,6 +7,12 @@ by the player whose turn it is. A difference no legal move explains is not appli
 alert tells the players what to put back, and the adapter waits until the sensors show
 it put back.
 
+The beams under the frame are checked against the landings the engine predicts (see
+:mod:`table.adapters.pm_fusion`): disagreements raise alerts, and the disputed points
+wait as ``pending`` in :meth:`view` until a person settles them. A peg dropped into the
+top slide is played by whoever's turn it is; a ``colour`` in the ``peg_drop`` (the
+camera's) that is not that player's raises an alert instead.
+
     >>> start = Observation.now("game_start", source="test", game="passe-murailles")
     >>> pm = PasseMuraillesAdapter(start)
     >>> pm.observe(Observation.now("slide", source="test", slide=2, offset=1))
@@ -18,9 +24,14 @@ from typing import Any
 
 from table import observations as K
 from table.adapters.base import Alert, GameAdapter, text
+from table.adapters.pm_fusion import BeamFusion, is_fusion_alert
 from table.observations import Observation
+from table.timers import TICK
 from table.passe_murailles import DropPeg, IllegalAction, MoveBoard, MoveSlide, new_game
 
+# Observations stamped by the table's own clock: they move the beam windows on (a
+# person's entry, stamped by a browser's request, does not).
+SENSOR_TIME = frozenset({K.SLIDE, K.BOARD, K.PEG_DROP, K.BEAM, K.SIDE_SPILL, TICK})
 COLOUR = {"red": text("Red", "Rouge"), "blue": text("Blue", "Bleu")}
 
 
@@ -28,8 +39,10 @@ def _colour(c: str, lang: str) -> str:
     return COLOUR[c][lang]
 
 
-class PasseMuraillesAdapter(GameAdapter):
+class PasseMuraillesAdapter(BeamFusion, GameAdapter):
     game = "passe-murailles"
+    # a person may take back a resolution (the alert opens again)
+    undoable_kinds = frozenset({K.RESOLVE})
 
     def __init__(self, start: Observation):
         super().__init__(start)
@@ -37,18 +50,17 @@ class PasseMuraillesAdapter(GameAdapter):
         # Parts the players must put back before play goes on: ("slide", n) or ("board", 0)
         # → the position the rules expect there.
         self.put_back: dict[tuple[str, int], int] = {}
-        self.expected_landings: list[dict[str, Any]] = []  # predicted beams not yet seen
-        self.beams = {"confirmed": 0, "unexpected": 0}
         self._alert_no = 0
+        self._fusion_init()
+        first = self.g.current_player
+        self.say(start.t, f"New game of Passe-Murailles: {_colour(first, 'en')} plays first.",
+                 f"Nouvelle partie de Passe-Murailles : {_colour(first, 'fr')} commence.")
         self._setup_check(start)
-        if not self.put_back:
-            self.say(start.t, "New game of Passe-Murailles: Red plays first."
-                     if self.g.current_player == "red" else "New game of Passe-Murailles: Blue plays first.",
-                     "Nouvelle partie de Passe-Murailles : Rouge commence."
-                     if self.g.current_player == "red" else "Nouvelle partie de Passe-Murailles : Bleu commence.")
 
     # ------------------------------------------------------------------ input
     def observe(self, obs: Observation) -> None:
+        if obs.kind in SENSOR_TIME:
+            self._fusion_expire(obs)
         if obs.kind == K.SLIDE:
             self._part_seen(obs, ("slide", int(obs.data["slide"])), int(obs.data["offset"]))
         elif obs.kind == K.BOARD:
@@ -57,8 +69,11 @@ class PasseMuraillesAdapter(GameAdapter):
             self._peg_dropped(obs)
         elif obs.kind == K.BEAM:
             self._beam(obs)
+        elif obs.kind == K.SIDE_SPILL:
+            self._spill(obs)
         elif obs.kind == K.RESOLVE:
             self._resolve(obs)
+        # TICK: only moves time on (done above)
 
     def _engine_position(self, part: tuple[str, int]) -> int:
         frame = self.g.frame
@@ -96,7 +111,12 @@ class PasseMuraillesAdapter(GameAdapter):
 
     def _peg_dropped(self, obs: Observation) -> None:
         column = int(obs.data["column"])
+        colour = obs.data.get("colour")
         try:
+            if colour is not None and colour != self.g.current_player and not self.g.is_over():
+                raise IllegalAction(f"the peg is {colour} but it is {self.g.current_player}'s turn",
+                                    f"le pion est {_colour(colour, 'fr').lower()} mais c'est au tour de "
+                                    f"{_colour(self.g.current_player, 'fr').lower()}")
             if self.put_back:
                 raise IllegalAction("the frame is not in a legal position yet",
                                     "le cadre n'est pas encore dans une position légale")
@@ -112,18 +132,11 @@ class PasseMuraillesAdapter(GameAdapter):
             return
         self._report(obs, outcome)
 
-    def _beam(self, obs: Observation) -> None:
-        column = int(obs.data["column"])
-        match = next((e for e in self.expected_landings if e["column"] == column), None)
-        if match is not None:
-            self.expected_landings.remove(match)
-            self.beams["confirmed"] += 1
-        else:
-            self.beams["unexpected"] += 1
-
     def _resolve(self, obs: Observation) -> None:
         alert = self.find_alert(str(obs.data.get("alert")))
         if alert is None:
+            return
+        if is_fusion_alert(alert) and not self._fusion_settle(obs, alert):
             return
         alert.resolved = str(obs.data.get("choice"))
         self.say(obs.t, "Alert resolved.", "Alerte résolue.", seq=obs.seq)
@@ -202,8 +215,7 @@ class PasseMuraillesAdapter(GameAdapter):
             fr = f"{_colour(who, 'fr')} a déplacé le plateau en position {self.g.frame.board_position}"
         extra_en, extra_fr = self._consequences(outcome)
         self.say(obs.t, en + extra_en + ".", fr + extra_fr + ".", kind="move", seq=obs.seq)
-        for landing in outcome.landings:
-            self.expected_landings.append({"peg": landing.peg, "column": landing.column, "t": obs.t})
+        self._expect_landings(obs, outcome.landings, len(outcome.pushed_off))
         for skipped in outcome.skipped:
             self.say(obs.t, f"{_colour(skipped, 'en')} loses this turn.", f"{_colour(skipped, 'fr')} passe son tour.",
                      seq=obs.seq)
@@ -263,7 +275,8 @@ class PasseMuraillesAdapter(GameAdapter):
             "board": {"position": frame.board_position,
                       "sections": {str(p): list(row) for p, row in profile.board_scores.items()}},
             "pegs": [p.to_dict() for p in g.pegs()],
-            "scores": g.scores(),
+            "scores": self._shown_scores(),
+            "pending": self.pending_points(),
             "in_hand": g.in_hand(),
             "current_player": g.current_player,
             "over": g.is_over(),
@@ -273,5 +286,10 @@ class PasseMuraillesAdapter(GameAdapter):
             "moves": len(g.history),
         }
 
+    def _shown_scores(self) -> dict[str, int]:
+        """The engine's scores less the points the beams dispute (shown as pending)."""
+        pending = self.pending_points()
+        return {c: s - pending[c] for c, s in self.g.scores().items()}
+
     def health(self) -> dict[str, Any]:
-        return {"beams": dict(self.beams, pending=len(self.expected_landings))}
+        return self.fusion_health()

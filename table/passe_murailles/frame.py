@@ -211,6 +211,32 @@ class Frame:
             self._board += unit
         return events
 
+    def take_out(self, peg_id: str, *, column: int | None = None, points: int | None = None) -> list[Event]:
+        """A person's correction: put a peg where it was seen going, off its slide onto
+        the board over ``column`` (scoring ``points``, default the section under it now)
+        or, with ``column`` None, onto the table. Pegs resting on it fall as physics says;
+        returns those falls (no event for the corrected peg itself)."""
+        if peg_id not in self._pegs:
+            raise PhysicsError(f"there is no peg {peg_id!r}")
+        peg = self._pegs[peg_id]
+        if peg.where == HAND:
+            raise PhysicsError(f"peg {peg_id} is still in hand: it cannot have left the frame")
+        if column is not None and not (isinstance(column, int) and 0 <= column < self.columns):
+            raise PhysicsError(f"column {column!r} is outside the window 0..{self.columns - 1}")
+        if points is not None and (not isinstance(points, int) or isinstance(points, bool) or points < 0):
+            raise PhysicsError(f"points must be a whole number of 0 or more, not {points!r}")
+        if peg.where == FRAME:
+            del self._occupant[peg.slide][peg.hole]
+        peg.slide = peg.hole = peg.side = None
+        if column is None:
+            peg.where, peg.column, peg.points = TABLE, None, None
+        else:
+            peg.where, peg.column = BOARD, column
+            peg.points = self.points_under(column) if points is None else points
+        events: list[Event] = []
+        self._resolve_falls(events)
+        return events
+
     # ----------------------------------------------------------------- physics
     def _push_off(self, slide: int, events: list[Event]) -> None:
         carried = sorted(self._occupant[slide].items(), key=lambda item: item[0])

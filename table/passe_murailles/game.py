@@ -83,6 +83,8 @@ class Game:
         self._last_turn: dict[str, LastTurn | None] = {c: None for c in COLOURS}
         self._history: list[Action] = []
         self._landings: list[Landing] = []
+        # People's corrections, each with ``at`` = how many actions preceded it.
+        self._corrections: list[dict[str, Any]] = []
 
     # ----------------------------------------------------------------- reading
     @property
@@ -197,6 +199,39 @@ class Game:
         self._current = outcome.next_player = candidate
         return outcome
 
+    def correct(self, peg: str, column: int | None, points: int | None = None) -> list[Landing]:
+        """Settle a disagreement between the sensors and the physics the way a person
+        saw it: ``peg`` reached the board over ``column`` scoring ``points`` (default:
+        the section under it now), or with ``column`` None it did not reach the board
+        and is out of play on the table, scoring nothing. A landing keeps its
+        ``scored`` flag when it only moves column. Pegs that were resting on a peg
+        taken out of the frame fall and score; their landings are returned.
+        Turns are not changed, except that the game ends if the correction leaves a
+        player with no peg in hand or frame. Raises :class:`PhysicsError` (nothing
+        changed).
+
+            >>> g.correct("red-1", None)          # the beam saw no red-1: no points
+            []
+        """
+        old = next((l for l in self._landings if l.peg == peg), None)
+        events = self._frame.take_out(peg, column=column, points=points)
+        if old is not None:
+            self._landings.remove(old)
+        if column is not None:
+            view = self._frame.peg(peg)
+            self._landings.append(Landing(peg, view.colour, column, view.points, old.scored if old else True))
+        follow = [Landing.from_event(e) for e in events if isinstance(e, Landed)]
+        self._landings.extend(follow)
+        self._corrections.append({"at": len(self._history), "peg": peg, "column": column, "points": points})
+        if self._current is not None and self._someone_finished():
+            self._current = None
+            self._owes = {c: False for c in COLOURS}
+        return follow
+
+    @property
+    def corrections(self) -> list[dict[str, Any]]:
+        return [dict(c) for c in self._corrections]
+
     def _someone_finished(self) -> bool:
         return any(
             self._frame.count(c, HAND) + self._frame.count(c, FRAME) == 0 for c in COLOURS
@@ -207,11 +242,21 @@ class Game:
         if not self._history:
             raise IndexError("no action to undo: the game has not started")
         undone = self._history[-1]
-        replayed = Game(self.profile, self.first)
-        for action in self._history[:-1]:
-            replayed.apply(action)
+        kept = [c for c in self._corrections if c["at"] < len(self._history)]
+        replayed = Game._replay(self.profile, self.first, self._history[:-1], kept)
         self.__dict__.update(replayed.__dict__)
         return undone
+
+    @classmethod
+    def _replay(cls, profile: Any, first: str, actions: list[Action], corrections: list[dict[str, Any]]) -> Game:
+        """A game rebuilt from its actions with the corrections at their places."""
+        game = cls(profile, first)
+        pending = sorted(corrections, key=lambda c: c["at"])
+        for done, action in enumerate(actions):
+            game._apply_corrections(pending, done)
+            game.apply(action)
+        game._apply_corrections(pending, len(actions))
+        return game
 
     # ----------------------------------------------------------------- saving
     def to_dict(self) -> dict[str, Any]:
@@ -229,6 +274,7 @@ class Game:
             "frame": self._frame.to_dict(include_profile=False),
             "landings": [l.to_dict() for l in self._landings],
             "winners": self.winners(),
+            "corrections": self.corrections,
         }
 
     @classmethod
@@ -241,17 +287,29 @@ class Game:
         if missing:
             raise ValueError(f"saved game is missing {', '.join(missing)}")
         game = cls(d["profile"], d["first"])
+        corrections = sorted(d.get("corrections") or [], key=lambda c: c.get("at", 0))
         for number, raw in enumerate(d["history"], start=1):
+            game._apply_corrections(corrections, number - 1)
             action = action_from_dict(raw)
             problem = game.refusal(action)
             if problem is not None:
                 raise ValueError(f"saved history action {number} ({raw}) is illegal: {problem.en}")
             game.apply(action)
+        game._apply_corrections(corrections, len(d["history"]))
         rebuilt = game.to_dict()
         differing = sorted(k for k in d if k in rebuilt and d[k] != rebuilt[k])
         if differing:
             raise ValueError(f"saved game disagrees with its history on: {', '.join(differing)}")
         return game
+
+
+    def _apply_corrections(self, corrections: list[dict[str, Any]], done: int) -> None:
+        while corrections and corrections[0].get("at", 0) <= done:
+            c = corrections.pop(0)
+            try:
+                self.correct(c["peg"], c["column"], c.get("points"))
+            except (KeyError, ValueError) as exc:
+                raise ValueError(f"saved correction {c} cannot be applied: {exc}") from None
 
 
 def new_game(profile: Profile | str | dict | None = None, first: str = "red") -> Game:

@@ -71,10 +71,20 @@ function render(state) {
 function renderAlerts(alerts) {
   const box = document.getElementById("alerts");
   box.replaceChildren(...alerts.map((a) => {
-    const buttons = (a.choices || []).map((c) => PT.el("button", {
-      class: "resolve", "data-alert": a.id, "data-choice": c.id,
-      onclick: () => PT.post(`/api/alerts/${encodeURIComponent(a.id)}/resolve`, { choice: c.id }),
-    }, PT.tx(c.label)));
+    const buttons = (a.choices || []).map((c) => {
+      // a choice may ask for details (which column, which peg): one select per field
+      const selects = (c.fields || []).map((f) => PT.el("select", { "data-field": f.name, "aria-label": PT.tx(f.label) },
+        ...f.options.map((o) => PT.el("option", { value: JSON.stringify(o.value) }, PT.tx(o.label)))));
+      const button = PT.el("button", {
+        class: "resolve", "data-alert": a.id, "data-choice": c.id,
+        onclick: () => {
+          const details = {};
+          selects.forEach((sel) => { details[sel.dataset.field] = JSON.parse(sel.value); });
+          PT.post(`/api/alerts/${encodeURIComponent(a.id)}/resolve`, { choice: c.id, details });
+        },
+      }, PT.tx(c.label));
+      return selects.length ? PT.el("span", { class: "choice-with-fields" }, ...selects, button) : button;
+    });
     return PT.el("div", { class: "alert-box", role: "alert", "data-alert": a.id },
                  PT.el("strong", {}, PT.t("alert") + " : "), PT.tx(a.message), PT.el("div", {}, ...buttons));
   }));

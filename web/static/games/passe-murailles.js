@@ -66,7 +66,9 @@
     for (const c of ["red", "blue"]) {
       scores.append(PT.el("div", { class: `score ${c}${v.current_player === c ? " turn" : ""}`,
                                    "data-testid": `score-${c}` },
-        `${PT.t(c)} ${v.scores[c]}`, PT.el("small", {}, ` (${v.in_hand[c]} ${PT.t("in_hand")})`)));
+        `${PT.t(c)} ${v.scores[c]}`, PT.el("small", {}, ` (${v.in_hand[c]} ${PT.t("in_hand")})`),
+        (v.pending && v.pending[c]) ? PT.el("small", { class: "pending", "data-testid": `pending-${c}` },
+          ` +${v.pending[c]} ${PT.lang === "fr" ? "en attente" : "pending"}`) : ""));
     }
     box.append(scores);
     if (v.over) {

@@ -1,0 +1,60 @@
+"""The simulated table's beams as pulses on gpiozero ``MockFactory`` pins.
+
+:class:`GpioSensors` is the simulated table's sensor output when the GPIO layer is
+under test: the slide, board and top-hole facts still go straight to the session (the
+serial board has its own simulation), but a peg passing a beam becomes real edges on the
+beam's mock pin, with a peg's timing, so that :mod:`hardware.gpio.attach` debounces and
+reports it exactly as on the Pi.
+
+    >>> factory = MockFactory()
+    >>> gpio = attach_gpio(session, {}, pin_factory=factory, clock=clock, columns=7); gpio.start()
+    >>> table = SimulatedTable(session, GpioSensors(session, factory, gpio.pins, clock), clock=clock)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hardware.sim_table import DirectSensors
+
+from .pins import PinMap
+
+BREAK_TIME = 0.008    # a 15 mm peg falling at ~2 m/s hides the beam for ~8 ms
+BOUNCE_TIME = 0.0005  # a chattering receiver: edges half a millisecond apart
+AFTER_PEG = 0.03      # two pegs falling one after the other leave light between them
+
+
+class GpioSensors(DirectSensors):
+    """Slide/board/peg-drop facts to the session; beams and side beams as pin pulses.
+
+    ``clock.sleep`` spaces the edges (a ``ManualClock`` makes that virtual time).
+
+        >>> sensors = GpioSensors(session, factory, PinMap.from_config({}, 7), ManualClock())
+        >>> sensors.beam(3, bounces=2)     # low, 2 quick bounces, high again
+    """
+
+    def __init__(self, session: Any, factory: Any, pins: PinMap, clock: Any, *, source: str = "sim"):
+        super().__init__(session, source=source, clock=clock)
+        self.factory = factory
+        self.pins = pins
+        self.pulses = 0
+
+    def beam(self, column: int, *, bounces: int = 0) -> None:
+        self._pulse(self.pins.beams[column], bounces)
+
+    def side_spill(self, side: str) -> None:
+        self._pulse(self.pins.side_left if side == "left" else self.pins.side_right, 0)
+
+    def _pulse(self, number: int, bounces: int) -> None:
+        pin = self.factory.pin(number)
+        sleep = self.clock.sleep
+        self.pulses += 1
+        pin.drive_low()             # the peg enters the beam
+        for _ in range(bounces):
+            sleep(BOUNCE_TIME)
+            pin.drive_high()
+            sleep(BOUNCE_TIME)
+            pin.drive_low()
+        sleep(BREAK_TIME)
+        pin.drive_high()            # and leaves it
+        sleep(AFTER_PEG)
