@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--data", help="folder for the event log (default ./data)")
     run.add_argument("--pace", type=float, help="seconds between simulated moves (default 2)")
     run.add_argument("--seed", type=int, help="seed of the simulated players")
+    run.add_argument("--faults", default="", help="simulated sensor faults, e.g. 'miss@0.1,chatter=3@0.2,jam@0.1'")
     run.set_defaults(func=cmd_run)
 
     bench = sub.add_parser("bench", help="measure engine speed and live-update latency")
@@ -87,7 +88,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _die("no hardware configured: use --sim, or give a --config with a [serial] port",
                     "aucun matériel configuré : utilisez --sim, ou un --config avec un port [serial]")
     try:
-        service = _build_service(cfg, sim=args.sim)
+        service = _build_service(cfg, sim=args.sim, args_faults=args.faults)
     except ProfileError as exc:
         return _die(f"broken profile: {exc}", f"profil invalide : {exc}")
     except ConfigError as exc:  # e.g. a GPIO pin used twice
@@ -122,7 +123,7 @@ class Service:
         return 0
 
 
-def _build_service(cfg: Any, *, sim: bool) -> Service:
+def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
     from table.adapters import ADAPTERS, UnknownGame
     from table.log import EventLog
     from table.passe_murailles import load_profile
@@ -137,7 +138,7 @@ def _build_service(cfg: Any, *, sim: bool) -> Service:
     defaults: dict[str, dict[str, Any]] = {"passe-murailles": {"profile": profile.to_dict()}}
     parts: list[Any] = []
     if sim:
-        parts += _simulation(cfg, session, profile, defaults)
+        parts += _simulation(cfg, session, profile, defaults, faults=args_faults)
     else:
         parts += _real_frame(cfg, session, profile, defaults)
         if session.adapter is None:
@@ -163,7 +164,8 @@ def _real_frame(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[s
     return parts
 
 
-def _simulation(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[str, Any]]) -> list[Any]:
+def _simulation(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[str, Any]], *,
+                faults: str = "") -> list[Any]:
     """The simulated table of the chosen game. For the frame: the simulated players, the
     sensor board behind a pseudo-terminal read by the real bridge, and the beams and
     buttons on gpiozero's MockFactory pins. For the card and cup games:
@@ -189,7 +191,7 @@ def _simulation(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[s
     parts: list[Any] = [gpio]
     parts += _serial_stand_in(session, sensors)
     table = SimulatedTable(session, sensors, pace=cfg.sim.pace, seed=cfg.sim.seed, profile=profile,
-                           restart_after=cfg.sim.restart_after, clock=clock,
+                           restart_after=cfg.sim.restart_after, clock=clock, faults=faults or None,
                            game_options=defaults["passe-murailles"])
     return [*parts, table]
 

@@ -12,13 +12,17 @@
   }
   function render(state, root) {
     const v = state.view, W = v.columns;
-    const x = (c) => (c + MARGIN) * CELL + CELL / 2;
+    // room for every hole of every slide, wherever the slides stand, plus a label column
+    const lo = Math.min(-MARGIN, ...v.slides.flatMap((sl) => sl.holes)) - 1;
+    const hi = Math.max(W - 1 + MARGIN, ...v.slides.flatMap((sl) => sl.holes)) + 1;
+    const LABEL = 64;
+    const x = (c) => LABEL + (c - lo) * CELL + CELL / 2;
     const slideY = (n) => 48 + (n - 1) * 52;
     const boardY = slideY(6) + 60;
-    const width = (W + 2 * MARGIN) * CELL, height = boardY + 110;
+    const width = LABEL + (hi - lo + 1) * CELL, height = boardY + 110;
     const s = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "Passe-Murailles" });
     // frame window
-    s.append(svg("rect", { x: MARGIN * CELL - 4, y: 8, width: W * CELL + 8, height: slideY(6) + 40,
+    s.append(svg("rect", { x: x(0) - CELL / 2 - 4, y: 8, width: W * CELL + 8, height: slideY(6) + 40,
                            fill: "#eee", stroke: "#555", "stroke-width": 3, rx: 6 }));
     for (let c = 0; c < W; c++) {
       const open = v.open_columns.includes(c);
