@@ -149,6 +149,34 @@ def _parse_fault(part: str) -> Fault:
     return Fault(kind, col, probability)
 
 
+class SerialBoardSensors:
+    """Slide and board positions go out through a simulated sensor board (the real
+    protocol on a pseudo-terminal, read by the real bridge); the other facts (peg drops,
+    beams) through ``rest``.
+
+        >>> sensors = SerialBoardSensors(SimulatedBoard().start(), DirectSensors(session))
+    """
+
+    def __init__(self, board: Any, rest: SensorOutputs):
+        self.serial_board = board
+        self.rest = rest
+
+    def slide(self, number: int, offset: int) -> None:
+        self.serial_board.set_slide(number, offset)
+
+    def board(self, position: int) -> None:
+        self.serial_board.set_board(position)
+
+    def peg_drop(self, column: int) -> None:
+        self.rest.peg_drop(column)
+
+    def beam(self, column: int, **kwargs: Any) -> None:
+        self.rest.beam(column, **kwargs)
+
+    def side_spill(self, side: str) -> None:
+        self.rest.side_spill(side)
+
+
 class SimulatedTable:
     """Two simulated players on a simulated frame, in a background thread.
 

@@ -187,19 +187,44 @@ def _simulation(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[s
     factory = MockFactory()
     gpio = attach_gpio(session, cfg.gpio, pin_factory=factory, clock=clock, columns=profile.columns)
     defaults["passe-murailles"].update(gpio.pins.game_options())
-    sensors = GpioSensors(session, factory, gpio.pins, clock)
     parts: list[Any] = [gpio]
-    parts += _serial_stand_in(session, sensors)
+    serial_parts, sensors = _serial_stand_in(session, GpioSensors(session, factory, gpio.pins, clock))
+    parts += serial_parts
     table = SimulatedTable(session, sensors, pace=cfg.sim.pace, seed=cfg.sim.seed, profile=profile,
                            restart_after=cfg.sim.restart_after, clock=clock, faults=faults or None,
                            game_options=defaults["passe-murailles"])
     return [*parts, table]
 
 
-def _serial_stand_in(session: Any, sensors: Any) -> list[Any]:
-    """Route the simulated slide and board positions through the pure-Python sensor
-    board and the real serial bridge (a pseudo-terminal), when they are installed."""
-    return []
+def _serial_stand_in(session: Any, sensors: Any) -> tuple[list[Any], Any]:
+    """The simulated slide and board positions travel as the real ones do: the
+    pure-Python sensor board speaks the real protocol on a pseudo-terminal, and the real
+    bridge reads it. Both start where the sensors last saw the frame (a restart)."""
+    from firmware_bridge import Bridge
+    from hardware.sim_board import SimulatedBoard
+    from hardware.sim_table import SerialBoardSensors
+
+    slides = {int(k): v for k, v in session.sensed["slides"].items()}
+    board_position = session.sensed["board"] or 2
+    board = SimulatedBoard(slides_start=tuple(slides.get(n, 0) for n in range(1, 7)), board_start=board_position)
+    board.start()  # the pseudo-terminal must exist before the bridge opens it
+    known = {"slides": {n: slides.get(n, 0) for n in range(1, 7)}, "board": board_position}
+    bridge = Bridge(board.port, session.submit, known_positions=known)
+    session.health_sources["serial"] = bridge.health
+    return [_Stopper(board), bridge], SerialBoardSensors(board, sensors)
+
+
+class _Stopper:
+    """A part already started when built: the service only stops it."""
+
+    def __init__(self, part: Any):
+        self.part = part
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        self.part.stop()
 
 
 # --------------------------------------------------------------------------- bench
