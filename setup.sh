@@ -24,4 +24,6 @@ if [[ ! -x .venv/bin/python ]]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
+# The frame's firmware, built as it would be flashed (its flash and RAM use are printed).
+make -s -C hardware/firmware
 echo "setup: done"
