@@ -41,6 +41,25 @@ class SnapshotHub:
                 self._cached = (snap["version"], json.dumps(snap, ensure_ascii=False))
             return self._cached
 
+    def watch_health(self, interval: float = 1.0) -> None:
+        """Health is not in the log, so a change in it (the sensor board falling
+        silent, a beam warning) bumps nothing by itself: a single watcher thread wakes
+        the pages when the part of it a person must notice changes."""
+        with self._lock:
+            if getattr(self, "_watcher", None) is not None:
+                return
+            self._watcher = threading.Thread(target=self._watch, args=(interval,), name="health-watch", daemon=True)
+        self._watcher.start()
+
+    def _watch(self, interval: float) -> None:
+        last = None
+        while True:
+            digest = _health_digest(self.session.health())
+            if last is not None and digest != last:
+                self.session.touch()
+            last = digest
+            threading.Event().wait(interval)
+
     def try_open(self) -> bool:
         with self._lock:
             if self.open_streams >= self.max_streams:
@@ -54,6 +73,7 @@ class SnapshotHub:
 
     def events(self, stop: threading.Event | None = None) -> Iterator[str]:
         """The SSE body for one page: the state now, then each newer state."""
+        self.watch_health()
         try:
             version, payload = self.current()
             yield f"retry: 2000\nid: {version}\ndata: {payload}\n\n"
@@ -66,3 +86,10 @@ class SnapshotHub:
                 yield f"id: {version}\ndata: {payload}\n\n"
         finally:
             self.close()
+
+
+def _health_digest(health: dict) -> str:
+    """What of the health a person must see change at once: links up or down, warnings."""
+    keys = ("alive", "connected", "in_sync")
+    flags = {name: {k: v.get(k) for k in keys if k in v} for name, v in health.items() if isinstance(v, dict)}
+    return json.dumps([flags, health.get("beam_warnings")], sort_keys=True, default=str)

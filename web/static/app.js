@@ -65,7 +65,7 @@ function render(state) {
   const feed = document.getElementById("feed");
   feed.replaceChildren(...(state.feed || []).slice().reverse().map(
     (f) => PT.el("li", { class: f.kind || "" }, PT.tx(f.text))));
-  document.getElementById("health").textContent = JSON.stringify(state.health || {}, null, 1);
+  renderHealth(state.health || {});
 }
 
 function renderAlerts(alerts) {
@@ -88,6 +88,33 @@ function renderAlerts(alerts) {
     return PT.el("div", { class: "alert-box", role: "alert", "data-alert": a.id },
                  PT.el("strong", {}, PT.t("alert") + " : "), PT.tx(a.message), PT.el("div", {}, ...buttons));
   }));
+}
+
+// The health panel: one small table per part (serial link, beams...), warnings on top,
+// and the summary line turns red when the sensor board's link is down.
+const HEALTH_LABELS = {
+  fr: { serial: "Liaison série", gpio: "GPIO", beams: "Faisceaux", side_beams: "Faisceaux latéraux",
+        link_lost: "Liaison capteurs perdue", ok: "Capteurs OK" },
+  en: { serial: "Serial link", gpio: "GPIO", beams: "Beams", side_beams: "Side beams",
+        link_lost: "Sensor link lost", ok: "Sensors OK" },
+};
+function renderHealth(h) {
+  const labels = HEALTH_LABELS[PT.lang] || HEALTH_LABELS.en;
+  const box = document.getElementById("health");
+  const parts = [];
+  for (const w of h.beam_warnings || []) parts.push(PT.el("p", { class: "alert-box" }, PT.tx(w)));
+  for (const [name, value] of Object.entries(h)) {
+    if (name === "beam_warnings" || !value || typeof value !== "object") continue;
+    const rows = Object.entries(value).filter(([, v]) => v === null || typeof v !== "object")
+      .map(([k, v]) => PT.el("tr", {}, PT.el("th", {}, k), PT.el("td", {}, v === null ? "—" : String(v))));
+    if (rows.length) parts.push(PT.el("h3", {}, labels[name] || name), PT.el("table", { class: "health" }, ...rows));
+  }
+  box.replaceChildren(...parts);
+  const summary = document.querySelector("#health-panel summary");
+  const lost = h.serial && h.serial.alive === false;
+  summary.textContent = `${PT.t("health")} — ${lost ? labels.link_lost : labels.ok}`;
+  summary.classList.toggle("bad", Boolean(lost));
+  summary.dataset.state = lost ? "lost" : "ok";
 }
 
 let pollTimer = null;
