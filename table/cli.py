@@ -12,7 +12,6 @@ commands that need them, so that ``table`` itself stays free of I/O.
 from __future__ import annotations
 
 import argparse
-import logging
 import signal
 import sys
 import threading

@@ -76,6 +76,26 @@ class GameAdapter:
         self.say(alert.since, alert.message["en"], alert.message["fr"], kind="alert")
         return alert
 
+    def new_alert_id(self, obs: Observation) -> str:
+        """Alert ids unique within a game and the same on every replay."""
+        self._alert_no = getattr(self, "_alert_no", 0) + 1
+        return f"{obs.seq or 0}-{self._alert_no}"
+
+    def settle_alert(self, obs: Observation) -> None:
+        """A ``resolve`` observation for an alert that needs no more than an answer."""
+        alert = self.find_alert(str(obs.data.get("alert")))
+        if alert is not None:
+            alert.resolved = str(obs.data.get("choice"))
+
+    def refuse_entry(self, obs: Observation, en: str, fr: str) -> None:
+        """An entry that reached the log but the rules refuse now (two pages raced past
+        ``check_entry``, or a replay after an earlier entry was undone): it stays in the
+        log, is not applied, and a person is told."""
+        self.raise_alert(Alert(
+            id=self.new_alert_id(obs), kind="refused_entry", since=obs.t, seen=obs.data,
+            message=text(f"Entry not applied: {en}", f"Saisie non appliquée : {fr}"),
+            choices=[{"id": "ok", "label": text("Understood", "Compris")}]))
+
     def open_alerts(self) -> list[Alert]:
         return [a for a in self.alerts if a.resolved is None]
 

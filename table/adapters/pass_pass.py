@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from table import observations as K
-from table.adapters.base import Alert, GameAdapter, text
+from table.adapters.base import GameAdapter, text
 from table.observations import Observation
 from table.pass_pass import (
     COLOUR_NAMES,
@@ -150,7 +150,6 @@ class PassPassAdapter(GameAdapter):
         #: the actions applied so far, in order, with the seq of their entry
         self.actions: list[Action] = []
         self.entry_seqs: list[int | None] = []
-        self._alert_no = 0
         names = ", ".join(self.name(s, "en") for s in range(self.g.players))
         noms = ", ".join(self.name(s, "fr") for s in range(self.g.players))
         mode_en = " in teams" if self.g.teams else ""
@@ -188,9 +187,7 @@ class PassPassAdapter(GameAdapter):
 
     def observe(self, obs: Observation) -> None:
         if obs.kind == K.RESOLVE:
-            alert = self.find_alert(str(obs.data.get("alert")))
-            if alert is not None:
-                alert.resolved = str(obs.data.get("choice"))
+            self.settle_alert(obs)
             return
         if obs.kind not in ENTRY_KINDS:
             return
@@ -198,13 +195,7 @@ class PassPassAdapter(GameAdapter):
             action = action_of(obs.kind, obs.data)
             outcome = self.g.apply(action)
         except (IllegalAction, InvalidInput) as exc:
-            # Only reached when two entries raced past check_entry, or on a replay after
-            # an earlier entry was undone: the entry stays in the log but is not applied.
-            self._alert_no += 1
-            self.raise_alert(Alert(
-                id=f"{obs.seq or 0}-{self._alert_no}", kind="refused_entry", since=obs.t, seen=obs.data,
-                message=text(f"Entry not applied: {exc.en}", f"Saisie non appliquée : {exc.fr}"),
-                choices=[{"id": "ok", "label": text("Understood", "Compris")}]))
+            self.refuse_entry(obs, exc.en, exc.fr)
             return
         self.actions.append(action)
         self.entry_seqs.append(obs.seq)

@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar
 
 from table import observations as K
-from table.adapters.base import Alert, GameAdapter, text
+from table.adapters.base import GameAdapter, text
 from table.observations import Observation
 from table.passe_eclair import ALL_CARD_IDS, BadInput, IllegalAction, card_label
 from table.passe_eclair.cards import validate_players
@@ -141,7 +141,6 @@ class PasseEclairAdapter(GameAdapter):
         self.setup = parse_options(self.options)
         self.g = ObservedGame(self.setup["players"], coach=self.setup["coach"])
         self.entries: list[tuple[int | None, str]] = []  # (seq, kind) of each applied entry
-        self._alert_no = 0
         names = {lang: ", ".join(self._names(lang)) for lang in ("en", "fr")}
         coach = {lang: self._names(lang)[self.g.coach] for lang in ("en", "fr")}
         self.say(start.t, f"New game of Passe Éclair: {names['en']}. {coach['en']} is the coach and deals 7 cards each.",
@@ -164,22 +163,14 @@ class PasseEclairAdapter(GameAdapter):
 
     def observe(self, obs: Observation) -> None:
         if obs.kind == K.RESOLVE:
-            alert = self.find_alert(str(obs.data.get("alert")))
-            if alert is not None:
-                alert.resolved = str(obs.data.get("choice"))
+            self.settle_alert(obs)
             return
         if obs.kind not in ENTRY_KINDS:
             return
         try:
             events = apply_entry(self.g, obs.kind, obs.data, obs.t)
         except IllegalAction as exc:
-            # Only when two entries raced past check_entry, a replay after an undo, or a
-            # source that skips the check: the entry stays in the log but is not applied.
-            self._alert_no += 1
-            self.raise_alert(Alert(
-                id=f"{obs.seq or 0}-{self._alert_no}", kind="refused_entry", since=obs.t, seen=obs.data,
-                message=text(f"Entry not applied: {exc.en}", f"Saisie non appliquée : {exc.fr}"),
-                choices=[{"id": "ok", "label": text("Understood", "Compris")}]))
+            self.refuse_entry(obs, exc.en, exc.fr)
             return
         self.entries.append((obs.seq, obs.kind))
         for event in events:

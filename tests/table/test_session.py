@@ -7,7 +7,7 @@ import random
 
 from table.log import EventLog
 from table.observations import Observation
-from table.passe_murailles import DropPeg, MoveBoard, MoveSlide, new_game
+from table.passe_murailles import DropPeg, MoveBoard, MoveSlide
 from table.session import Session
 
 
