@@ -121,8 +121,8 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
             raise BadRequest(f"Choose one of: {', '.join(c['id'] for c in alert.choices) or '(none: put the parts back)'}.",
                              f"Choisissez parmi : {', '.join(c['id'] for c in alert.choices) or '(aucun : remettez les pièces)'}.")
         details = body.get("details") if isinstance(body.get("details"), dict) else {}
-        details = {k: v for k, v in details.items() if k not in ("alert", "choice")}
-        obs = session.submit(Observation.now(K.RESOLVE, source="dashboard", alert=alert_id, choice=choice, **details))
+        obs = session.submit(Observation(kind=K.RESOLVE, t=session.clock(), source="dashboard",
+                                         data={**details, "alert": alert_id, "choice": choice}))
         return jsonify(seq=obs.seq, version=session.version)
 
     @app.post("/api/observations")
@@ -143,7 +143,7 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
         problem = adapter.check_entry(kind, data) if hasattr(adapter, "check_entry") else None
         if problem:
             raise BadRequest(problem["en"], problem["fr"], 422)
-        obs = session.submit(Observation.now(kind, source="dashboard", **data))
+        obs = session.submit(Observation(kind=kind, t=session.clock(), source="dashboard", data=data))
         return jsonify(seq=obs.seq, version=session.version), 201
 
     @app.post("/api/undo")

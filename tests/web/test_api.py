@@ -83,3 +83,14 @@ def test_sensor_move_is_shown_and_illegal_one_raises_an_alert(client, session):
     session.submit(Observation.now("slide", source="test", slide=3, offset=1))  # put back
     state = client.get("/api/state").get_json()
     assert state["alerts"] == [] and state["view"]["current_player"] == "blue"
+
+
+def test_entry_fields_named_like_observation_fields_are_just_data(client, session):
+    from table.adapters import ADAPTERS
+
+    if "pass-pass" not in ADAPTERS:
+        pytest.skip("the Pass Pass adapter is not installed")
+    client.post("/api/games", json={"game": "pass-pass", "options": {"players": 3}})
+    r = client.post("/api/observations", json={"kind": "pass_pass.play",
+                                               "data": {"kind": "x", "source": "y", "t": 1, "seat": 0}})
+    assert r.status_code == 422 and r.get_json()["error"]["fr"]
