@@ -19,6 +19,7 @@ class DashboardServer:
     """waitress in a background thread; ``port=0`` picks a free port."""
 
     def __init__(self, app, *, host: str = "127.0.0.1", port: int = 8080, max_streams: int = 64):
+        self._app = app
         threads = max_streams + SPARE_THREADS
         self._server = create_server(app, host=host, port=port, threads=threads,
                                      connection_limit=max(100, threads * 2), channel_timeout=30,
@@ -47,6 +48,9 @@ class DashboardServer:
         self._server.task_dispatcher.shutdown(cancel_pending=True, timeout=0.5)
 
     def stop(self) -> None:
+        hub = getattr(self._app, "extensions", {}).get("passetable", {}).get("hub")
+        if hub is not None:
+            hub.shutdown()  # live pages' threads stop waiting for the next state
         self._stopping.set()
         if self._thread is not None:
             self._thread.join(timeout=5)

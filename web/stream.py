@@ -31,6 +31,12 @@ class SnapshotHub:
         self._lock = threading.Lock()
         self._cached: tuple[int, str] | None = None
         self.open_streams = 0
+        self._closing = threading.Event()
+
+    def shutdown(self) -> None:
+        """End every open stream now (the server is stopping)."""
+        self._closing.set()
+        self.session.touch()
 
     def current(self) -> tuple[int, str]:
         version = self.session.version
@@ -77,8 +83,10 @@ class SnapshotHub:
         try:
             version, payload = self.current()
             yield f"retry: 2000\nid: {version}\ndata: {payload}\n\n"
-            while stop is None or not stop.is_set():
+            while not self._closing.is_set() and (stop is None or not stop.is_set()):
                 new = self.session.wait_for_change(version, timeout=KEEPALIVE_S)
+                if self._closing.is_set():
+                    break
                 if new == version:
                     yield ": keepalive\n\n"  # lets the server notice a closed page
                     continue
