@@ -142,9 +142,29 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
         parts += _real_frame(cfg, session, profile, defaults)
         if session.adapter is None:
             session.new_game(cfg.game.name, defaults.get(cfg.game.name, {}))
-    app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults)
+    app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults,
+                     desk=_enrolment_desk(cfg, sim=sim))
     server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams)
     return Service(server, parts)
+
+
+def _enrolment_desk(cfg: Any, *, sim: bool) -> Any:
+    """The camera and deck models behind the dashboard's enrolment page: the simulated
+    table's camera with --sim, the configured camera otherwise (None: no page)."""
+    import time
+    from pathlib import Path
+
+    models = Path(cfg.service.data_dir) / "models"
+    if sim:
+        from vision.desk import simulated_desk
+
+        return simulated_desk(models, time.time)
+    if not cfg.camera.source:
+        return None
+    from vision.desk import EnrolmentDesk
+    from vision.sources import open_source
+
+    return EnrolmentDesk(open_source(cfg.camera.source), models)
 
 
 def _real_frame(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[str, Any]]) -> list[Any]:

@@ -12,6 +12,8 @@ file such as::
     profile = "/etc/passetable/my-frame.toml"   # optional: your own geometry
     [serial]
     port = "/dev/ttyACM0"
+    [camera]
+    source = "picamera"          # or "0" (a USB webcam), a video file, a folder of images
 
     >>> cfg = load_config(None)
     >>> cfg.service.port
@@ -53,6 +55,11 @@ class SerialConfig:
 
 
 @dataclass
+class CameraConfig:
+    source: str | None = None   # "picamera", a device number ("0"), a video file or an image folder
+
+
+@dataclass
 class SimConfig:
     pace: float = 2.0          # seconds between the simulated players' moves
     seed: int | None = None
@@ -65,6 +72,7 @@ class Config:
     game: GameConfig = field(default_factory=GameConfig)
     serial: SerialConfig = field(default_factory=SerialConfig)
     sim: SimConfig = field(default_factory=SimConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
     gpio: dict[str, Any] = field(default_factory=dict)  # read by hardware.gpio
     source: str = "(defaults)"
 
@@ -73,7 +81,8 @@ class Config:
         return Path(self.service.data_dir) / "passetable.sqlite3"
 
 
-_SECTIONS = {"service": ServiceConfig, "game": GameConfig, "serial": SerialConfig, "sim": SimConfig}
+_SECTIONS = {"service": ServiceConfig, "game": GameConfig, "serial": SerialConfig, "sim": SimConfig,
+             "camera": CameraConfig}
 
 
 def load_config(path: str | Path | None) -> Config:

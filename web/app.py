@@ -34,9 +34,11 @@ class BadRequest(Exception):
         self.en, self.fr, self.status = en, fr, status
 
 
-def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[str, dict] | None = None) -> Flask:
+def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[str, dict] | None = None,
+               desk: Any = None) -> Flask:
     """Build the dashboard app. ``game_defaults`` gives per-game options a new game
-    starts with (e.g. the Passe-Murailles profile loaded from the config)."""
+    starts with (e.g. the Passe-Murailles profile loaded from the config); ``desk``,
+    when a camera is attached, serves the enrolment page (see :mod:`web.enrol`)."""
     app = Flask(__name__)
     app.config["JSON_SORT_KEYS"] = False
     hub = SnapshotHub(session, max_streams=max_streams)
@@ -64,7 +66,7 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
     def index():
         lang = request.args.get("lang") or request.cookies.get("lang") or "fr"
         lang = lang if lang in LANGS else "fr"
-        resp = Response(render_template("index.html", lang=lang, games=list(ADAPTERS)))
+        resp = Response(render_template("index.html", lang=lang, games=list(ADAPTERS), camera=desk is not None))
         if request.args.get("lang") in LANGS:
             resp.set_cookie("lang", lang, max_age=3600 * 24 * 365, samesite="Lax")
         return resp
@@ -159,6 +161,10 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
         obs = session.submit(Observation.now(K.UNDO, source="dashboard", seq=seq))
         return jsonify(seq=obs.seq, version=session.version)
 
+    if desk is not None:
+        from web.enrol import enrol_blueprint
+
+        app.register_blueprint(enrol_blueprint(desk))
     return app
 
 

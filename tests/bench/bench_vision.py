@@ -1,0 +1,111 @@
+"""Speed of the camera pipeline at 1280x720 with OpenCV held to one thread (a script).
+
+    .venv/bin/python tests/bench/bench_vision.py [--scenes 60]
+
+Prints, for scenes of 1, 5 and 10 cards (default scene style: tilt, overlaps, hands,
+glare...), the median time per frame of detection alone and of detection plus
+recognition, as frames per second; then the latency from a card landing in view to its
+``card_seen`` observation on a 30 fps camera, for 2, 3 and 4 frames of stability.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.bench.eval_vision import enrol_all  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
+from vision.pipeline import TableWatcher  # noqa: E402
+from vision.profile import TableProfile  # noqa: E402
+from vision.recognise import CardRecogniser  # noqa: E402
+from vision.sources import Frame  # noqa: E402
+from vision.synth.scene import Placement, SceneStyle, random_camera, random_scene, render_table  # noqa: E402
+
+FPS = 30.0
+
+
+def time_frames(rec: CardRecogniser, images) -> tuple[float, float]:
+    det_t, rec_t = [], []
+    for img in images:
+        t0 = time.perf_counter()
+        rec.detector.detect(img)
+        t1 = time.perf_counter()
+        rec.recognise(img)
+        t2 = time.perf_counter()
+        det_t.append(t1 - t0)
+        rec_t.append(t2 - t1)
+    return statistics.median(det_t), statistics.median(rec_t)
+
+
+def landing_latency(models, appear_frames: int, trials: int = 12) -> list[float]:
+    """Seconds from the first frame showing a new card to its card_seen, processing included."""
+    profile = TableProfile.load()
+    out = []
+    for trial in range(trials):
+        rnd = random.Random(7000 + trial)
+        nprng = np.random.default_rng(7000 + trial)
+        deck = "pass-pass" if trial % 2 else "passe-eclair"
+        model = models[deck]
+        cam = random_camera(nprng, SceneStyle(fill=(0.85, 0.95), turn_max_deg=8))
+        cal = Calibration(np.linalg.inv(cam), (1280, 720))
+        cards = rnd.sample(model.cards, 4)
+        lying = [Placement(c, (150 + 170 * i, 380), rnd.uniform(0, 360)) for i, c in enumerate(cards[:3])]
+        newcomer = Placement(cards[3], (400, 225), rnd.uniform(0, 360))   # into the trick zone
+        watcher = TableWatcher(CardRecogniser(model), cal, profile, appear_frames=appear_frames)
+        landed_at = 10
+        for k in range(landed_at + appear_frames + 6):
+            placements = lying + ([newcomer] if k >= landed_at else [])
+            img = render_table(placements, cam, np.random.default_rng(k), SceneStyle()).image
+            t = k / FPS
+            t0 = time.perf_counter()
+            obs = watcher.process(Frame(img, t, k))
+            spent = time.perf_counter() - t0
+            hit = [o for o in obs if o.kind == "card_seen" and o.data["card"] == newcomer.card]
+            if hit:
+                out.append(hit[0].t - landed_at / FPS + spent)
+                break
+        else:
+            out.append(float("nan"))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=60)
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    print(f"OpenCV {cv2.__version__}, threads: {cv2.getNumThreads()}")
+    with tempfile.TemporaryDirectory() as tmp:
+        models = enrol_all(Path(tmp))
+        for n in (1, 5, 10):
+            by_deck = {"pass-pass": [], "passe-eclair": []}
+            for s in range(args.scenes):
+                deck = "pass-pass" if s % 2 else "passe-eclair"
+                by_deck[deck].append(random_scene(50_000 + s, deck, n).image)
+            det, rec = [], []
+            for deck, images in by_deck.items():
+                d, r = time_frames(CardRecogniser(models[deck]), images)
+                det.append(d)
+                rec.append(r)
+            d, r = statistics.mean(det), statistics.mean(rec)
+            print(f"{n:2d} cards: detection {d * 1000:5.1f} ms ({1 / d:5.0f} fps); "
+                  f"detection + recognition {r * 1000:5.1f} ms ({1 / r:5.0f} fps)  [median per frame]")
+        for k in (2, 3, 4):
+            lat = [x for x in landing_latency(models, k) if x == x]
+            print(f"landing -> card_seen, {k} stable frames at {FPS:.0f} fps: median {statistics.median(lat) * 1000:.0f} ms "
+                  f"(min {min(lat) * 1000:.0f}, max {max(lat) * 1000:.0f}, {len(lat)} trials)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,86 @@
+"""The stability filter, and the watcher that turns frames into observations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.calibration import Calibration
+from vision.model import CardModel
+from vision.pipeline import TableWatcher
+from vision.recognise import CardRecogniser
+from vision.sources import Frame
+from vision.stability import StabilityFilter
+from vision.synth.scene import Placement, SceneStyle, render_table
+
+
+def feed(f, frames, hold=()):
+    out = []
+    for i, keys in enumerate(frames):
+        out += [(c.kind, c.key, i) for c in f.update({k: None for k in keys}, i / 30, hold)]
+    return out
+
+
+def test_appears_after_n_consecutive_frames_only():
+    f = StabilityFilter(appear_frames=3, vanish_frames=2)
+    assert feed(f, [["a"], ["a"], [], ["a"], ["a"], ["a"]]) == [("seen", "a", 5)]   # the gap restarts the count
+
+
+def test_vanishes_after_m_missing_frames_and_flicker_is_ignored():
+    f = StabilityFilter(appear_frames=1, vanish_frames=3)
+    events = feed(f, [["a"], [], [], ["a"], [], [], []])
+    assert events == [("seen", "a", 0), ("gone", "a", 6)]
+
+
+def test_held_key_is_neither_missing_nor_reseen():
+    f = StabilityFilter(appear_frames=1, vanish_frames=2)
+    assert feed(f, [["a"], [], [], []], hold=["a"]) == [("seen", "a", 0)]
+    assert "a" in f.present
+
+
+def test_change_carries_first_and_confirming_times():
+    f = StabilityFilter(appear_frames=3)
+    changes = [c for t in (1.0, 1.5, 2.0) for c in f.update({"k": 7}, t)]
+    assert [(c.kind, c.payload, c.first_t, c.t) for c in changes] == [("seen", 7, 1.0, 2.0)]
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError):
+        StabilityFilter(appear_frames=0)
+
+
+@pytest.fixture(scope="module")
+def watcher_parts(model_dirs, rig):
+    return CardRecogniser(CardModel.load(model_dirs["pass-pass"])), Calibration(np.linalg.inv(rig.camera), (1280, 720))
+
+
+def frames(rig, layouts):
+    for k, placements in enumerate(layouts):
+        img = render_table(placements, rig.camera, np.random.default_rng(k), SceneStyle(), background=rig.background).image
+        yield Frame(img, 100 + k / 30, k)
+
+
+def test_watcher_reports_a_played_card_once_then_its_removal(watcher_parts, rig, profile):
+    rec, cal = watcher_parts
+    w = TableWatcher(rec, cal, profile, appear_frames=3, vanish_frames=3)
+    lying = Placement("yellow-5", (100, 380), 15)
+    played = Placement("blue-8", (400, 225), 70)       # the trick zone's middle
+    layouts = [[lying]] * 4 + [[lying, played]] * 5 + [[lying]] * 4
+    obs = [(k, o) for k, fr in enumerate(frames(rig, layouts)) for o in w.process(fr)]
+    kinds = [(k, o.kind, o.data["card"], o.data["zone"]) for k, o in obs]
+    assert kinds == [(2, "card_seen", "yellow-5", "seat5"), (6, "card_seen", "blue-8", "trick"),
+                     (11, "card_gone", "blue-8", "trick")]
+    seen = obs[1][1]
+    assert seen.source == "camera" and seen.t == pytest.approx(100 + 6 / 30)
+    centre = np.mean(seen.data["corners_mm"], axis=0)
+    assert np.allclose(centre, (400, 225), atol=3)
+
+
+def test_card_covered_by_another_is_not_gone(watcher_parts, rig, profile):
+    rec, cal = watcher_parts
+    w = TableWatcher(rec, cal, profile, appear_frames=2, vanish_frames=2)
+    first = Placement("green-2", (400, 225), 0)
+    second = Placement("purple-11", (405, 230), 8)     # laid almost exactly on top
+    layouts = [[first]] * 3 + [[first, second]] * 5
+    kinds = [(o.kind, o.data["card"]) for fr in frames(rig, layouts) for o in w.process(fr)]
+    assert kinds == [("card_seen", "green-2"), ("card_seen", "purple-11")]

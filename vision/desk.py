@@ -1,0 +1,80 @@
+"""The enrolment desk: the live camera and the deck models, for the dashboard's
+enrolment page (``web/enrol.py`` talks to it without importing vision).
+
+    >>> desk = EnrolmentDesk(VideoCaptureSource(0), "data/models")
+    >>> desk.status("pass-pass")["next"]
+    'purple-1'
+    >>> desk.enrol("pass-pass", "purple-1")   # the card under the camera now
+
+Each deck's model lives in ``<models_dir>/<deck>``, the same folder ``passetable
+enroll --out`` writes and ``passetable recognize --model`` reads.
+"""
+
+from __future__ import annotations
+
+import threading
+import zlib
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.decks import deck_card_ids
+from vision.enrol import EnrolmentError, enrol_frame, enrolment_status
+from vision.sources import FrameSource, RenderedSource
+
+
+class EnrolmentDesk:
+    """Reads the camera on demand (one frame per request: enrolment is slow work for a
+    person, not a video stream) and keeps one model folder per deck."""
+
+    def __init__(self, source: FrameSource, models_dir: str | Path):
+        self.source = source
+        self.models_dir = Path(models_dir)
+        self._lock = threading.Lock()  # one camera, one reader at a time
+        self.asked: str | None = None  # the card the page last asked for (the simulated camera shows it)
+
+    def model_dir(self, deck: str) -> Path:
+        return self.models_dir / deck
+
+    def frame(self) -> np.ndarray | None:
+        with self._lock:
+            f = self.source.read()
+        return None if f is None else f.image
+
+    def snapshot_jpeg(self) -> bytes | None:
+        image = self.frame()
+        if image is None:
+            return None
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return data.tobytes() if ok else None
+
+    def status(self, deck: str) -> dict[str, Any]:
+        status = enrolment_status(self.model_dir(deck), deck)
+        self.asked = status["next"]
+        return status
+
+    def enrol(self, deck: str, card: str) -> dict[str, Any]:
+        self.asked = card
+        image = self.frame()
+        if image is None:
+            raise EnrolmentError("The camera gives no picture.", "La caméra ne donne pas d'image.")
+        model = enrol_frame(image, card, self.model_dir(deck), deck=deck)
+        return {"deck": deck, "card": card, "enrolled": len(model.cards), "of": len(deck_card_ids(deck))}
+
+
+def simulated_desk(models_dir: str | Path, clock: Any) -> EnrolmentDesk:
+    """An enrolment desk over the simulated table's camera, which shows, alone on the
+    table, the card the page asks for (as the person would put it there)."""
+    from vision.synth.scene import IMAGE_SIZE, card_photo
+
+    desk = EnrolmentDesk(None, models_dir)  # type: ignore[arg-type]  # its camera comes next
+
+    def render(t: float) -> np.ndarray:
+        if desk.asked is None:
+            return np.full((IMAGE_SIZE[1], IMAGE_SIZE[0], 3), 90, np.uint8)  # an empty table
+        return card_photo(desk.asked, seed=zlib.crc32(desk.asked.encode()) % 1000)
+
+    desk.source = RenderedSource(render, clock)
+    return desk

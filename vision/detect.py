@@ -1,0 +1,250 @@
+"""Finding card-shaped quadrilaterals in a photo of the table.
+
+Cards are bright (their paper) against a darker table. The frame is shrunk by 2, the
+darkest colour channel is thresholded (Otsu), and each outline that simplifies to four
+corners with the right fill becomes a card; an outline that does not (two cards
+overlapping, a hand on a card) is handed to :mod:`vision.partial` for card hypotheses.
+Corners are then refined at full resolution by fitting a line to each side.
+
+    >>> det = CardDetector()
+    >>> quads = det.detect(frame)                      # list[CardQuad]
+    >>> quads[0].corners.shape                          # (4, 2) image px, clockwise
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.features import NEXT, order_clockwise
+
+
+@dataclass
+class CardQuad:
+    """Four corners (image px, clockwise) of something card-shaped.
+
+    ``complete`` is False for a card whose outline was inferred from a partly hidden shape
+    (a rough guess: see :func:`snap_to_edges` and :mod:`vision.refine`).
+    """
+
+    corners: np.ndarray
+    complete: bool = True
+    outline: np.ndarray | None = None   # the paper outline it came from (shrunk-frame px)
+
+
+@dataclass
+class DetectorSettings:
+    scale: int = 2                 # work on the frame shrunk by this factor
+    min_area_frac: float = 0.0015  # smallest card, as a share of the frame's area
+    max_area_frac: float = 0.12
+    min_solidity: float = 0.92     # outline area / convex hull area for a lone card
+    max_aspect: float = 2.6        # longest/shortest side of a plausible card on screen
+    min_threshold: int = 60        # never call anything darker than this paper
+    min_outline_fit: float = 0.9   # share of the outline lying on the quad's sides for a lone card
+    valley_cut: int = 20           # thin dark lines (a card's edge or shadow over another) split paper; 0 = off
+
+
+_VALLEY_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+class CardDetector:
+    """Finds cards in BGR frames. One instance per camera; not thread-safe.
+
+        >>> det = CardDetector()
+        >>> for q in det.detect(frame):
+        ...     print(q.corners.round(), q.complete)
+    """
+
+    def __init__(self, settings: DetectorSettings | None = None):
+        self.settings = settings or DetectorSettings()
+        self.last_mask: np.ndarray | None = None
+
+    def paper_mask(self, small: np.ndarray) -> np.ndarray:
+        """255 where the shrunk frame looks like card paper."""
+        low = cv2.min(cv2.min(small[..., 0], small[..., 1]), small[..., 2])
+        low = cv2.GaussianBlur(low, (3, 3), 0)
+        t, _ = cv2.threshold(low, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        _, mask = cv2.threshold(low, max(t, self.settings.min_threshold), 255, cv2.THRESH_BINARY)
+        if self.settings.valley_cut:
+            # the edge of a card lying over another shows as a thin darker line: cut there
+            valleys = cv2.morphologyEx(low, cv2.MORPH_BLACKHAT, _VALLEY_KERNEL)
+            mask[valleys > self.settings.valley_cut] = 0
+        return mask
+
+    def detect(self, frame: np.ndarray) -> list[CardQuad]:
+        s = self.settings
+        k = s.scale
+        small = cv2.resize(frame, (frame.shape[1] // k, frame.shape[0] // k), interpolation=cv2.INTER_AREA) if k > 1 else frame
+        mask = self.paper_mask(small)
+        self.last_mask = mask
+        area_img = mask.shape[0] * mask.shape[1]
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        found: list[CardQuad] = []
+        for c in contours:
+            area = cv2.contourArea(c)
+            if area < s.min_area_frac * area_img:
+                continue
+            hull = cv2.convexHull(c)
+            hull_area = cv2.contourArea(hull)
+            quad = _four_corners(hull)
+            pts = c.reshape(-1, 2).astype(np.float32)
+            if quad is not None:
+                quad = _refine(pts, quad)
+            if (quad is not None and area >= s.min_solidity * hull_area and area <= s.max_area_frac * area_img
+                    and _outline_fit(pts, quad) >= s.min_outline_fit):
+                corners = snap_to_edges(frame, order_clockwise(quad * k + (k - 1) / 2))
+                if _plausible(corners, s):
+                    found.append(CardQuad(order_clockwise(corners), outline=pts))
+                    continue
+            found += self.guesses(pts)
+        return found
+
+    def guesses(self, outline: np.ndarray) -> list[CardQuad]:
+        """Card outlines guessed from a merged ``outline`` of the last frame's paper mask
+        (two cards overlapping; or a near-square union first taken for one card)."""
+        from vision.partial import card_hypotheses  # only for the rarer merged shapes
+
+        k = self.settings.scale
+        out = []
+        for corners in card_hypotheses(outline, self.last_mask):
+            corners = order_clockwise(corners * k + (k - 1) / 2)  # snapped later, if worth it
+            if _plausible(corners, self.settings):
+                out.append(CardQuad(corners, complete=False))
+        return out
+
+
+SNAP_T = np.linspace(0.12, 0.88, 16, dtype=np.float32)
+SNAP_OFFSETS = np.arange(-4.0, 4.01, 0.5, dtype=np.float32)
+
+
+def snap_to_edges(frame: np.ndarray, corners: np.ndarray, min_step: float = 12.0) -> np.ndarray:
+    """Move each side of a clockwise quad onto the paper's edge in the full-size frame.
+
+    Along 16 normals per side the paper brightness (darkest colour channel) is sampled
+    4 px either way; the steepest fall (paper inside, cloth outside) is the edge, to a
+    fraction of a pixel. A side without a clear edge (it borders another card) keeps its
+    line.
+    """
+    q = np.asarray(corners, np.float32)
+    a, b = q, q[NEXT]
+    d = b - a
+    length = np.linalg.norm(d, axis=1)
+    if length.min() < 8:
+        return q
+    d = d / length[:, None]
+    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
+    outward = (((a + b) / 2 - q.mean(axis=0)) * n).sum(axis=1) < 0
+    n[outward] *= -1
+    base = a[:, None, :] + SNAP_T[None, :, None] * (b - a)[:, None, :]            # (4, 16, 2)
+    pts = base[:, :, None, :] + SNAP_OFFSETS[None, None, :, None] * n[:, None, None, :]
+    pts = pts.reshape(4 * len(SNAP_T), len(SNAP_OFFSETS), 2)
+    bgr = cv2.remap(frame, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    prof = bgr.min(axis=2).astype(np.float32).reshape(4, len(SNAP_T), -1)
+    grad = prof[..., 2:] - prof[..., :-2]                                          # along the outward normal
+    j = np.argmin(grad, axis=2)
+    steep = -np.take_along_axis(grad, j[..., None], axis=2)[..., 0]
+    ok = (steep >= min_step) & (j > 0) & (j < grad.shape[2] - 1)
+    jc = np.clip(j, 1, grad.shape[2] - 2)
+    g0 = np.take_along_axis(grad, (jc - 1)[..., None], axis=2)[..., 0]
+    g1 = np.take_along_axis(grad, jc[..., None], axis=2)[..., 0]
+    g2 = np.take_along_axis(grad, (jc + 1)[..., None], axis=2)[..., 0]
+    denom = g0 - 2 * g1 + g2
+    safe = np.where(np.abs(denom) > 1e-6, denom, 1.0)
+    frac = np.clip(np.where(np.abs(denom) > 1e-6, 0.5 * (g0 - g2) / safe, 0.0), -1, 1)
+    off = SNAP_OFFSETS[0] + (jc + 1 + frac) * 0.5
+    edge = base + off[..., None] * n[:, None, :]
+    lines = []
+    for i in range(4):
+        if ok[i].sum() < 5:
+            lines.append((a[i], d[i]))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(edge[i][ok[i]].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    out = []
+    for i in range(4):
+        p = _intersect(lines[i - 1], lines[i])
+        out.append(q[i] if p is None or np.linalg.norm(p - q[i]) > 8 else p)
+    return np.array(out, np.float32)
+
+
+def _four_corners(hull: np.ndarray) -> np.ndarray | None:
+    """The hull simplified to 4 corners, or None if it is not a quadrilateral."""
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return approx.reshape(4, 2).astype(np.float32)
+        if len(approx) < 4:
+            return None
+    return None
+
+
+def _outline_fit(points: np.ndarray, quad: np.ndarray, tol: float = 1.5) -> float:
+    """Share of outline points within ``tol`` px of the quad's sides.
+
+    Two overlapping cards can have a nearly convex union whose hull simplifies to four
+    corners; their outline, though, leaves those four sides in places."""
+    a = quad.astype(np.float32)
+    b = a[NEXT]
+    ab = b - a                                              # (4, 2)
+    rel = points[:, None, :] - a[None, :, :]                # (N, 4, 2)
+    t = np.clip((rel * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9), 0, 1)
+    nearest = a[None] + t[..., None] * ab[None]
+    dist = np.linalg.norm(points[:, None, :] - nearest, axis=-1).min(axis=1)
+    return float((dist <= tol).mean())
+
+
+def _refine(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Corners as intersections of lines fitted to the outline points of each side.
+
+    Points near the corners are left out: real cards have rounded corners.
+    """
+    quad = order_clockwise(quad)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab))
+        if length < 4:
+            return quad
+        d = ab / length
+        rel = contour - a
+        along = rel @ d
+        across = rel @ np.array([-d[1], d[0]])
+        keep = (along > 0.15 * length) & (along < 0.85 * length) & (np.abs(across) < max(2.0, 0.05 * length))
+        pts = contour[keep]
+        if len(pts) < 4:
+            lines.append((a, d))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    out = []
+    for i in range(4):
+        p = _intersect(lines[i - 1], lines[i])
+        out.append(quad[i] if p is None or np.linalg.norm(p - quad[i]) > 6 else p)
+    # outline pixels sit half a pixel inside the paper's true edge
+    out = np.array(out, np.float32)
+    centre = out.mean(axis=0)
+    return out + (out - centre) / np.maximum(np.linalg.norm(out - centre, axis=1, keepdims=True), 1) * 0.5
+
+
+def _intersect(l1, l2):
+    """Crossing point of two lines given as (point, direction), or None if parallel."""
+    (p, u), (q, v) = l1, l2
+    det = float(u[1] * v[0] - u[0] * v[1])
+    if abs(det) < 1e-6:
+        return None
+    wx, wy = float(q[0] - p[0]), float(q[1] - p[1])
+    t = (wy * v[0] - wx * v[1]) / det
+    return np.array([p[0] + t * u[0], p[1] + t * u[1]], np.float32)
+
+
+def _plausible(corners: np.ndarray, s: DetectorSettings) -> bool:
+    """Convex, not too thin: what a card can look like on screen."""
+    p = np.asarray(corners, np.float32)
+    if not cv2.isContourConvex(p.reshape(-1, 1, 2)):
+        return False
+    side = np.linalg.norm(p - p[NEXT], axis=1)
+    return side.min() > 8 and side.max() / side.min() < s.max_aspect

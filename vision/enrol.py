@@ -1,0 +1,150 @@
+"""Enrolment: teaching the recogniser the owner's deck, one photo per card face.
+
+A photo must show exactly one whole card. From a folder (the ``passetable enroll``
+command) every face of the deck must be there, named ``<card id>.png`` or ``.jpg``; a
+missing, extra or unreadable photo is named in the error. The dashboard enrols card by
+card from live frames with :func:`enrol_frame`.
+
+    >>> model = enrol_directory("pass-pass", "photos/", "models/my-deck")
+    >>> enrol_frame(frame, "purple-10", "models/my-deck", deck="pass-pass").cards[-1]
+    'purple-10'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import features
+from vision.decks import DECKS, UnknownDeck, deck_card_ids
+from vision.detect import CardDetector
+from vision.model import CardModel, ModelError
+
+PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg")
+
+
+class EnrolmentError(ValueError):
+    """A photo or folder that cannot be enrolled; ``en``/``fr`` say which and why."""
+
+    def __init__(self, en: str, fr: str | None = None):
+        super().__init__(en)
+        self.en, self.fr = en, fr or en
+
+    def text(self, lang: str = "en") -> str:
+        return self.fr if lang == "fr" else self.en
+
+
+def card_in_photo(image: np.ndarray, name: str = "the photo", detector: CardDetector | None = None) -> np.ndarray:
+    """The corners of the one whole card in ``image``, or ``EnrolmentError``."""
+    quads = [q for q in (detector or CardDetector()).detect(image) if q.complete]
+    if not quads:
+        raise EnrolmentError(f"no whole card found in {name}: lay one card alone on the table, fully in view",
+                             f"aucune carte entière dans {name} : posez une seule carte, entièrement visible")
+    if len(quads) > 1:
+        raise EnrolmentError(f"{len(quads)} cards found in {name}: enrol one card at a time",
+                             f"{len(quads)} cartes trouvées dans {name} : une seule carte à la fois")
+    return quads[0].corners
+
+
+def describe_photo(image: np.ndarray, name: str = "the photo") -> tuple[np.ndarray, np.ndarray]:
+    """(descriptor, rectified face) of the single card in ``image``."""
+    corners = features.short_side_first(features.order_clockwise(card_in_photo(image, name)))
+    flat = features.rectify(image, corners)
+    return features.describe(flat), flat
+
+
+def _check_deck(deck: str) -> list[str]:
+    try:
+        return deck_card_ids(deck)
+    except UnknownDeck:
+        raise EnrolmentError(f"unknown deck {deck!r}: use one of {', '.join(DECKS)}",
+                             f"jeu inconnu {deck!r} : choisir parmi {', '.join(DECKS)}") from None
+
+
+def enrol_frame(frame: np.ndarray, card: str, model_dir: str | Path, deck: str | None = None) -> CardModel:
+    """Add (or replace) ``card`` in the model at ``model_dir`` from one live frame.
+
+    The model is created if ``model_dir`` holds none yet (``deck`` is then required)."""
+    path = Path(model_dir)
+    if (path / "model.json").exists():
+        model = CardModel.load(path)
+        if deck is not None and deck != model.deck:
+            raise EnrolmentError(f"{path} holds the {model.deck} deck, not {deck}",
+                                 f"{path} contient le jeu {model.deck}, pas {deck}")
+    elif deck is None:
+        raise EnrolmentError(f"{path} holds no model yet: say which deck it is for",
+                             f"{path} ne contient pas encore de modèle : préciser le jeu")
+    else:
+        model = CardModel(deck)
+    if card not in _check_deck(model.deck):
+        raise EnrolmentError(f"{card!r} is not a card of the {model.deck} deck",
+                             f"{card!r} n'est pas une carte du jeu {model.deck}")
+    descriptor, flat = describe_photo(frame, f"the photo of {card}")
+    model.set_card(card, descriptor, flat)
+    model.save(path)
+    return model
+
+
+def enrolment_status(model_dir: str | Path, deck: str) -> dict:
+    """What the enrolment page shows: every face of ``deck``, whether it is enrolled in
+    the model at ``model_dir`` (which may not exist yet), and the next one to do.
+
+    ``{"deck", "model", "cards": [{"card", "enrolled"}], "next": card id or None}``"""
+    expected = _check_deck(deck)
+    path = Path(model_dir)
+    enrolled: set[str] = set()
+    if (path / "model.json").exists():
+        model = CardModel.load(path)
+        if model.deck != deck:
+            raise EnrolmentError(f"{path} holds the {model.deck} deck, not {deck}",
+                                 f"{path} contient le jeu {model.deck}, pas {deck}")
+        enrolled = set(model.cards)
+    cards = [{"card": c, "enrolled": c in enrolled} for c in expected]
+    missing = [c for c in expected if c not in enrolled]
+    return {"deck": deck, "model": str(path), "cards": cards, "next": missing[0] if missing else None}
+
+
+def enrol_directory(deck: str, images_dir: str | Path, out_dir: str | Path) -> CardModel:
+    """Enrol a whole deck from ``images_dir`` (one photo per face) into ``out_dir``."""
+    expected = _check_deck(deck)
+    folder = Path(images_dir)
+    if not folder.is_dir():
+        raise EnrolmentError(f"photo folder {folder} does not exist", f"le dossier de photos {folder} n'existe pas")
+    photos: dict[str, list[Path]] = {}
+    for p in sorted(folder.iterdir()):
+        if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES:
+            photos.setdefault(p.stem, []).append(p)
+    missing = [c for c in expected if c not in photos]
+    extra = sorted(p.name for stem, ps in photos.items() if stem not in expected for p in ps)
+    doubled = sorted(p.name for stem, ps in photos.items() if stem in expected and len(ps) > 1 for p in ps)
+    if missing or extra:
+        def listed(names):
+            return ", ".join(names[:8]) + (" ..." if len(names) > 8 else "")
+        en, fr = [], []
+        if missing:
+            names = listed([f"{c}.png" for c in missing])
+            en.append(f"{len(missing)} photo(s) missing in {folder}: {names}")
+            fr.append(f"{len(missing)} photo(s) manquante(s) dans {folder} : {names}")
+        if extra:
+            en.append(f"photo(s) of no {deck} card: {listed(extra)}")
+            fr.append(f"photo(s) d'aucune carte du jeu {deck} : {listed(extra)}")
+        raise EnrolmentError("; ".join(en), " ; ".join(fr))
+    if doubled:
+        raise EnrolmentError(f"more than one photo of the same card: {', '.join(doubled)}",
+                             f"plusieurs photos de la même carte : {', '.join(doubled)}")
+    model = CardModel(deck)
+    for card in expected:
+        path = photos[card][0]
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise EnrolmentError(f"cannot read the photo {path.name}", f"impossible de lire la photo {path.name}")
+        descriptor, flat = describe_photo(image, path.name)
+        model.set_card(card, descriptor, flat)
+    model.save(out_dir)
+    return model
+
+
+__all__ = ["EnrolmentError", "ModelError", "card_in_photo", "describe_photo", "enrol_frame", "enrol_directory",
+           "enrolment_status"]

@@ -1,0 +1,90 @@
+"""From a card's four corners in a photo to a vector that can be compared.
+
+A card is warped flat (``rectify``), its colours are balanced against the card itself
+(so a colour cast or dim light cancels out), it is shrunk to a small grid and turned into
+a unit vector with zero mean (``describe``): the dot product of two such vectors is
+their normalised cross-correlation, 1.0 for the same picture.
+
+    >>> flat = rectify(image, corners)            # portrait, RECT_SIZE pixels
+    >>> v = describe(flat)
+    >>> float(v @ v)                               # 1.0
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+RECT_SIZE = (63, 88)      # (w, h) of a rectified card: about 1 px per mm
+NEXT = [1, 2, 3, 0]        # corner i -> i + 1 (cheaper than np.roll on 4 points)
+OPPOSITE = [2, 3, 0, 1]    # the quad turned by 180 degrees
+GRID_SIZE = (21, 29)      # (w, h) of the descriptor grid
+INSET = 0.04              # share of each side left out: corners are rounded, edges uncertain
+
+
+def order_clockwise(corners: np.ndarray) -> np.ndarray:
+    """The 4 points in clockwise order on screen (y down), starting with the first one."""
+    pts = np.asarray(corners, np.float32).reshape(4, 2)
+    c = pts.sum(axis=0) / 4
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    order = list(np.argsort(ang))  # increasing angle = clockwise on screen
+    start = order.index(0)
+    return pts[order[start:] + order[:start]]
+
+
+def short_side_first(corners: np.ndarray) -> np.ndarray:
+    """Rotate the clockwise corner list so that corner 0 → 1 is a short side."""
+    p = np.asarray(corners, np.float32)
+    side = np.linalg.norm(p - p[NEXT], axis=1)
+    return p if side[0] + side[2] <= side[1] + side[3] else p[NEXT]
+
+
+def aspect_ambiguous(corners: np.ndarray, limit: float = 1.2) -> bool:
+    """True when the quad is too square on screen to tell its long side (strong tilt)."""
+    p = np.asarray(corners, np.float32)
+    side = np.linalg.norm(p - p[NEXT], axis=1)
+    a, b = side[0] + side[2], side[1] + side[3]
+    return max(a, b) / max(min(a, b), 1e-6) < limit
+
+
+def rectify(image: np.ndarray, corners: np.ndarray, size=RECT_SIZE) -> np.ndarray:
+    """Warp the quad ``corners`` (clockwise, corner 0 = top-left of the result) flat."""
+    w, h = size
+    # pixel centres sit at integer coordinates: the card's edges are half a pixel outside
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
+    m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def describe(flat: np.ndarray, grid=GRID_SIZE, inset=INSET) -> np.ndarray:
+    """A zero-mean unit vector of the balanced colours of a rectified card."""
+    h, w = flat.shape[:2]
+    dx, dy = int(round(w * inset)), int(round(h * inset))
+    core = flat[dy:h - dy, dx:w - dx]
+    return _normalise(cv2.resize(core, grid, interpolation=cv2.INTER_AREA))
+
+
+def describe_quick(image: np.ndarray, corners: np.ndarray, grid=GRID_SIZE, inset=INSET) -> np.ndarray:
+    """Like ``describe(rectify(image, corners))`` but warped straight to the small grid:
+    coarser (no averaging), for ranking many guessed outlines cheaply."""
+    gw, gh = grid
+    full_w, full_h = gw / (1 - 2 * inset), gh / (1 - 2 * inset)
+    ox, oy = full_w * inset, full_h * inset
+    dst = np.array([[-ox, -oy], [full_w - ox, -oy], [full_w - ox, full_h - oy], [-ox, full_h - oy]], np.float32) - 0.5
+    m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
+    return _normalise(cv2.warpPerspective(image, m, (gw, gh), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
+
+
+def _normalise(small: np.ndarray) -> np.ndarray:
+    small = small.astype(np.float32)
+    # balance each colour channel against the card's own mean: cancels casts and dim light
+    small /= small.reshape(-1, 3).mean(axis=0) + 1.0
+    v = small.ravel()
+    v = v - v.mean()
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-6 else v
+
+
+def rotate_descriptor(v: np.ndarray, grid=GRID_SIZE) -> np.ndarray:
+    """The descriptor of the same card turned by 180 degrees."""
+    return v.reshape(grid[1], grid[0], 3)[::-1, ::-1].ravel().copy()

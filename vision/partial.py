@@ -1,0 +1,88 @@
+"""Card hypotheses for an outline that is not one lone card.
+
+When two cards overlap, or a hand lies on a card, their paper merges into one outline.
+Every straight stretch of that outline that runs between two right-angled corners may be
+a whole side of a card; the outline's edges leaving those two corners give the card's
+other two sides. Their length is either read off the outline (when the next corner is
+also visible) or guessed from the card's proportions, a few ways. The recogniser then
+keeps the hypotheses that match a card well and drops the overlapping rest.
+
+    >>> hyps = card_hypotheses(contour, mask)    # contour (N, 2) px, mask uint8
+    >>> hyps[0].shape
+    (4, 2)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CARD_RATIO = 88.0 / 63.0
+LENGTH_STEPS = (0.88, 1.0, 1.12)   # perspective makes the on-screen ratio uncertain
+MIN_SIDE_PX = 10.0
+MIN_INSIDE = 0.9                    # share of a hypothesis that must lie on the outline's paper
+
+
+def _corner_flags(poly: np.ndarray, orientation: float) -> np.ndarray:
+    """True at vertices that are convex with an angle near 90 degrees."""
+    prev = np.roll(poly, 1, axis=0) - poly
+    nxt = np.roll(poly, -1, axis=0) - poly
+    cross = prev[:, 0] * nxt[:, 1] - prev[:, 1] * nxt[:, 0]
+    cosang = (prev * nxt).sum(axis=1) / (np.linalg.norm(prev, axis=1) * np.linalg.norm(nxt, axis=1) + 1e-9)
+    convex = cross * orientation < 0
+    return convex & (np.abs(cosang) < 0.6)  # 53..127 degrees
+
+
+def card_hypotheses(contour: np.ndarray, mask: np.ndarray) -> list[np.ndarray]:
+    """Possible card quads (float32 (4, 2), clockwise or not) inside a merged outline."""
+    peri = cv2.arcLength(contour.reshape(-1, 1, 2), True)
+    poly = cv2.approxPolyDP(contour.reshape(-1, 1, 2), 0.012 * peri, True).reshape(-1, 2).astype(np.float32)
+    n = len(poly)
+    if n < 4:
+        return []
+    # orientation of the polygon: signed area (>0 means clockwise on screen, y down)
+    orientation = float(np.sign(cv2.contourArea(poly.reshape(-1, 1, 2), oriented=True)) or 1.0)
+    corner = _corner_flags(poly, orientation)
+    x, y, w, h = cv2.boundingRect(contour.reshape(-1, 1, 2).astype(np.int32))
+    blob = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.fillPoly(blob, [(contour - [x - 1, y - 1]).astype(np.int32).reshape(-1, 1, 2)], 255)
+    hyps = []
+    for i in range(n):
+        j = (i + 1) % n
+        if not (corner[i] and corner[j]):
+            continue
+        a, b = poly[i], poly[j]
+        side = float(np.linalg.norm(b - a))
+        if side < MIN_SIDE_PX:
+            continue
+        prev_pt, next_pt = poly[i - 1], poly[(j + 1) % n]
+        da, db = prev_pt - a, next_pt - b
+        ea, eb = float(np.linalg.norm(da)), float(np.linalg.norm(db))
+        if ea < 1 or eb < 1:
+            continue
+        da, db = da / ea, db / eb
+        lengths = []
+        if corner[i - 1] and corner[(j + 1) % n] and abs(ea - eb) < 0.15 * max(ea, eb):
+            lengths.append((ea + eb) / 2)  # the whole card's outline is visible on this side
+        else:
+            # the card's proportions, a little either way; and the visible edges themselves,
+            # which may run on past the card where another lies in line with it
+            for base in (side * CARD_RATIO, side / CARD_RATIO):
+                lengths += [base * k for k in LENGTH_STEPS]
+            lengths += [e for e in (ea, eb) if 0.6 * side / CARD_RATIO <= e <= 1.2 * side * CARD_RATIO]
+        for length in lengths:
+            quad = np.array([a, b, b + db * length, a + da * length], np.float32)
+            if hyps and np.abs(np.asarray(hyps) - quad).max(axis=(1, 2)).min() < 3:
+                continue  # the same guess reached from another side
+            if _inside_share(quad - [x - 1, y - 1], blob) >= MIN_INSIDE:
+                hyps.append(quad)
+    return hyps
+
+
+def _inside_share(quad: np.ndarray, blob: np.ndarray) -> float:
+    q = np.zeros_like(blob)
+    cv2.fillConvexPoly(q, np.round(quad).astype(np.int32), 255)
+    total = cv2.countNonZero(q)
+    if total == 0:
+        return 0.0
+    return cv2.countNonZero(cv2.bitwise_and(q, blob)) / total

@@ -1,0 +1,110 @@
+"""From frames to observations: cards, tokens and pegs, each debounced.
+
+    >>> watcher = TableWatcher(CardRecogniser(model), calibration, profile)
+    >>> for frame in source:
+    ...     for obs in watcher.process(frame):
+    ...         session.submit(obs)
+
+Kinds (``source="camera"``):
+
+* ``card_seen`` {card, zone, corners_mm} once a card has been named in the same zone for
+  ``appear_frames`` frames; ``card_gone`` {card, zone} after ``vanish_frames`` frames
+  without it. A card whose last outline is now mostly under another card or a hand is
+  covered, not gone.
+* ``token_seen`` {cell: [row, col], colours} when a cup grid cell shows a new stable
+  content with no cup on it (colours sorted, one per token, maybe empty).
+* ``peg_seen`` {column, colour} when a peg stays in a frame top hole.
+
+Unknown cards (the recogniser abstained) make no observation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from table.observations import Observation
+from vision.calibration import Calibration
+from vision.profile import TableProfile
+from vision.recognise import CardRecogniser, quad_overlap
+from vision.stability import StabilityFilter
+from vision.tokens import ColourModel, read_cell, read_hole
+
+COVERED_SHARE = 0.3   # a card whose last outline is this much under something now seen is covered
+
+
+class TableWatcher:
+    """Turns frames into stable observations. One per camera; not thread-safe."""
+
+    def __init__(self, recogniser: CardRecogniser | None, calibration: Calibration, profile: TableProfile, *,
+                 colours: ColourModel | None = None, watch_cells: bool = False, watch_holes: bool = False,
+                 appear_frames: int = 3, vanish_frames: int = 5, source: str = "camera"):
+        self.recogniser, self.cal, self.profile, self.colours = recogniser, calibration, profile, colours
+        self.watch_cells = watch_cells and colours is not None
+        self.watch_holes = watch_holes and colours is not None
+        self.source = source
+        self.cards = StabilityFilter(appear_frames, vanish_frames)
+        self.cells = StabilityFilter(appear_frames, vanish_frames)
+        self.holes = StabilityFilter(appear_frames, vanish_frames)
+        self._last_px: dict = {}          # card key -> outline in image px, last time it was seen
+        self._cell_reported: dict = {}
+
+    def process(self, frame) -> list[Observation]:
+        """Observations confirmed by this frame (``frame`` has ``.image`` and ``.t``)."""
+        out: list[Observation] = []
+        if self.recogniser is not None:
+            out += self._cards(frame)
+        if self.watch_cells:
+            out += self._tokens(frame)
+        if self.watch_holes:
+            out += self._pegs(frame)
+        return out
+
+    def _cards(self, frame) -> list[Observation]:
+        matches = self.recogniser.recognise(frame.image)
+        current = {}
+        for m in matches:
+            if m.card is None:
+                continue
+            corners_mm = self.cal.to_table(m.corners)
+            zone = self.profile.zone_of(corners_mm.mean(axis=0))
+            key = (m.card, zone)
+            current[key] = [[round(float(x), 1), round(float(y), 1)] for x, y in corners_mm]
+            self._last_px[key] = np.asarray(m.corners, np.float32)
+        hold = [k for k in self.cards.present if k not in current and k in self._last_px
+                and any(quad_overlap(self._last_px[k], m.corners) >= COVERED_SHARE for m in matches)]
+        obs = []
+        for ch in self.cards.update(current, frame.t, hold):
+            card, zone = ch.key
+            if ch.kind == "seen":
+                obs.append(Observation.now("card_seen", source=self.source, t=ch.t, card=card, zone=zone,
+                                           corners_mm=ch.payload))
+            else:
+                self._last_px.pop(ch.key, None)
+                obs.append(Observation.now("card_gone", source=self.source, t=ch.t, card=card, zone=zone))
+        return obs
+
+    def _tokens(self, frame) -> list[Observation]:
+        current = {}
+        for r in range(self.profile.cup_rows):
+            for c in range(self.profile.cup_cols):
+                reading = read_cell(frame.image, self.cal, self.profile, self.colours, (r, c))
+                if not reading.covered:
+                    current[((r, c), tuple(reading.colours))] = reading.colours
+        obs = []
+        for ch in self.cells.update(current, frame.t):
+            cell, colours = ch.key
+            if ch.kind == "seen" and self._cell_reported.get(cell) != colours:
+                self._cell_reported[cell] = colours
+                obs.append(Observation.now("token_seen", source=self.source, t=ch.t, cell=list(cell), colours=list(colours)))
+            elif ch.kind == "gone" and self._cell_reported.get(cell) == colours:
+                del self._cell_reported[cell]   # the cup went back: a later lift is news again
+        return obs
+
+    def _pegs(self, frame) -> list[Observation]:
+        current = {}
+        for col in range(self.profile.frame_holes):
+            colour = read_hole(frame.image, self.cal, self.profile, self.colours, col)
+            if colour is not None:
+                current[(col, colour)] = colour
+        return [Observation.now("peg_seen", source=self.source, t=ch.t, column=ch.key[0], colour=ch.key[1])
+                for ch in self.holes.update(current, frame.t) if ch.kind == "seen"]

@@ -1,0 +1,1 @@
+"""Table profiles (TOML): marker positions and zones in table millimetres."""

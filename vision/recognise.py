@@ -1,0 +1,173 @@
+"""Naming the cards in a frame against an enrolled deck, or abstaining.
+
+Every card-shaped quad is rectified and compared with every template in both 180-degree
+turns (and both ways round when the quad is too square on screen to tell its long side).
+The best score is the card's confidence; the margin is how far it beats the best other
+card. Below either threshold the answer is ``card=None``: an unknown card, never a guess.
+
+    >>> rec = CardRecogniser(CardModel.load("models/pass-pass"))
+    >>> [(m.card, round(m.confidence, 2)) for m in rec.recognise(frame)]
+    [('purple-10', 0.97), (None, 0.41)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision import features
+from vision.features import NEXT, OPPOSITE
+from vision.detect import CardDetector, snap_to_edges
+from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
+from vision.refine import fit_to_face
+
+RIVALS = 4          # closest other cards the margin is measured against
+DIFF_SHRINK = 0.3   # share of the largest template difference ignored as noise
+FIT_MIN_CONFIDENCE = 0.5  # a guessed outline this much like a face is worth fitting to it
+SAME_CARD_OVERLAP = 0.6  # two outlines sharing this much of the smaller one are the same card
+
+
+@dataclass
+class CardMatch:
+    """One card seen in a frame. ``card`` is None when the recogniser abstains;
+    ``best`` is then still the closest template, for logs and confusion reports."""
+
+    card: str | None
+    best: str | None
+    confidence: float
+    margin: float
+    corners: np.ndarray   # (4, 2) image px, clockwise from the template's top-left
+    complete: bool = True
+
+    def to_json(self) -> dict:
+        return {"card": self.card, "confidence": round(float(self.confidence), 4),
+                "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners]}
+
+
+class CardRecogniser:
+    """Detects and identifies cards. Not thread-safe (the detector keeps its last mask).
+
+        >>> rec = CardRecogniser(model)
+        >>> matches = rec.recognise(frame)
+        >>> known = [m.card for m in matches if m.card]
+    """
+
+    def __init__(self, model: CardModel, detector: CardDetector | None = None):
+        self.model = model
+        self.detector = detector or CardDetector()
+        n = len(model.cards)
+        rotated = np.array([features.rotate_descriptor(t) for t in model.templates]).reshape(n, -1)
+        # rows 0..n-1: templates as enrolled; rows n..2n-1: the same turned by 180 degrees
+        self._bank = np.vstack([model.templates, rotated]).astype(np.float32) if n else np.zeros((0, model.templates.shape[1]), np.float32)
+
+    def _scores(self, frame: np.ndarray, corners: np.ndarray):
+        """Descriptors of the quad (one per way round) and their scores against the bank."""
+        n = len(self.model.cards)
+        quad = features.short_side_first(features.order_clockwise(corners))
+        options = [quad] + ([quad[NEXT]] if features.aspect_ambiguous(quad) else [])
+        vectors = np.array([features.describe(features.rectify(frame, q)) for q in options])
+        return options, vectors, (vectors @ self._bank.T).reshape(len(options), 2, n)  # option, turn, card
+
+    def _quick_score(self, frame: np.ndarray, corners: np.ndarray) -> float:
+        quad = features.short_side_first(features.order_clockwise(corners))
+        options = [quad] + ([quad[NEXT]] if features.aspect_ambiguous(quad) else [])
+        return max(float((features.describe_quick(frame, q) @ self._bank.T).max()) for q in options)
+
+    def identify(self, frame: np.ndarray, corners: np.ndarray, complete: bool = True) -> CardMatch:
+        """Name the card whose outline is ``corners`` (4 points, any order)."""
+        if not self.model.cards:
+            return CardMatch(None, None, 0.0, 0.0, features.order_clockwise(corners), complete)
+        options, vectors, scores = self._scores(frame, corners)
+        o, turn, idx = (int(x) for x in np.unravel_index(int(np.argmax(scores)), scores.shape))
+        margin, rival = self._margin(vectors[o], scores[o], turn, idx)
+        for _ in range(2):
+            # the best score can go to a card whose face shares most of the picture with the
+            # right one; the pairwise test looks only where they differ, so it has the last word
+            if margin >= 0 or rival is None:
+                break
+            idx = rival
+            turn = int(np.argmax(scores[o, :, idx]))
+            margin, rival = self._margin(vectors[o], scores[o], turn, idx)
+        best = float(scores[o, turn, idx])
+        face_corners = options[o][OPPOSITE] if turn else options[o]
+        name = self.model.cards[idx]
+        need_conf, need_margin = self.model.min_confidence, self.model.min_margin
+        if not complete:
+            need_conf += PARTIAL_EXTRA_CONFIDENCE
+            need_margin += PARTIAL_EXTRA_MARGIN
+        ok = best >= need_conf and margin >= need_margin
+        return CardMatch(name if ok else None, name, best, margin, face_corners, complete)
+
+    def _margin(self, v: np.ndarray, scores: np.ndarray, turn: int, idx: int) -> tuple[float, int | None]:
+        """How clearly ``v`` sits on the side of the best card against its closest rivals.
+
+        For each rival c, ``v`` is projected on the line from the rival's template to the
+        best one: 0.5 is exactly the best template, 0 halfway, negative nearer the rival.
+        Unlike a difference of scores, this does not shrink when two faces differ only
+        in a small area (a 5 and a 6 of the same colour). Only the clear differences
+        between the two templates are looked at (soft threshold at ``DIFF_SHRINK`` of the
+        largest): the faint ones are mostly the two enrolment photos' own noise.
+        Returns the smallest such margin and the rival that gave it."""
+        n = len(self.model.cards)
+        per_card = scores.max(axis=0).copy()
+        per_card[idx] = -np.inf
+        rivals = np.argsort(-per_card)[:RIVALS] if n > 1 else []
+        tb = self._bank[turn * n + idx]
+        margin, worst = 1.0, None
+        for c in rivals:
+            tc = self._bank[int(np.argmax(scores[:, c])) * n + c]
+            d = tb - tc
+            mag = np.abs(d)
+            focus = np.sign(d) * np.maximum(mag - DIFF_SHRINK * float(mag.max()), 0.0)
+            dd = float(d @ focus)
+            if dd > 1e-9:
+                m = float((v - (tb + tc) / 2) @ focus) / dd
+                if m < margin:
+                    margin, worst = m, int(c)
+        return margin, worst
+
+    def recognise(self, frame: np.ndarray) -> list[CardMatch]:
+        """Every card in ``frame``: complete outlines first, then the best non-overlapping
+        guesses from merged outlines (overlapping cards, a hand on a card), each snapped
+        to the edges it has and, if still unsure, fitted to the face it most resembles."""
+        quads = self.detector.detect(frame)
+        out, doubtful, guesses = [], [], []
+        for q in quads:
+            if not q.complete:
+                guesses.append(q.corners)
+                continue
+            m = self.identify(frame, q.corners)
+            if m.card is None and m.confidence < self.model.min_confidence and q.outline is not None:
+                # perhaps two nearly stacked cards whose union looked like one: try guesses
+                more = [g.corners for g in self.detector.guesses(q.outline)]
+                if more:
+                    guesses += more
+                    doubtful.append(m)
+                    continue
+            out.append(m)
+        if guesses and self.model.cards:
+            # cheap ranking first: the best score of each guess, then keep one per place
+            ranked = sorted(guesses, key=lambda c: self._quick_score(frame, c), reverse=True)
+            for corners in ranked:
+                if any(quad_overlap(corners, k.corners) >= SAME_CARD_OVERLAP for k in out):
+                    continue
+                m = self.identify(frame, snap_to_edges(frame, corners), complete=False)
+                if m.card is None and m.best in self.model.faces and m.confidence >= FIT_MIN_CONFIDENCE:
+                    fitted = fit_to_face(frame, m.corners, self.model.faces[m.best])
+                    if fitted is not None:
+                        again = self.identify(frame, fitted, complete=False)
+                        if again.confidence > m.confidence:
+                            m = again
+                out.append(m)
+        out += [m for m in doubtful if all(quad_overlap(m.corners, k.corners) < SAME_CARD_OVERLAP for k in out)]
+        return out
+
+
+def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection area over the smaller quad's area."""
+    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    small = min(cv2.contourArea(a32), cv2.contourArea(b32))
+    return float(inter) / small if small > 0 else 0.0

@@ -1,0 +1,45 @@
+"""Fitting a card's outline to its enrolled face when the outline was only guessed.
+
+A card lying partly over another has one or two sides that show no clear edge, so its
+outline is first guessed from the card's proportions (:mod:`vision.partial`). Once the
+recogniser knows which face it most resembles, the ECC image alignment of OpenCV moves
+the four corners until the photo lines up with that face.
+
+    >>> better = fit_to_face(frame, guessed_corners, model.faces["purple-10"])
+    >>> better.shape
+    (4, 2)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import features
+
+_CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-3)
+
+
+def fit_to_face(frame: np.ndarray, corners: np.ndarray, face: np.ndarray) -> np.ndarray | None:
+    """Corners (clockwise, corner 0 = the face's top-left) that align the photo with
+    ``face`` (a rectified enrolment photo), or None if the alignment does not converge."""
+    w, h = features.RECT_SIZE
+    quad = np.asarray(corners, np.float32)
+    flat = features.rectify(frame, quad)
+    tpl = cv2.cvtColor(cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY).astype(np.float32)
+    img = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    warp = np.eye(3, dtype=np.float32)
+    try:
+        _, warp = cv2.findTransformECC(tpl, img, warp, cv2.MOTION_HOMOGRAPHY, _CRITERIA, None, 5)
+    except cv2.error:
+        return None
+    edges = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
+    in_flat = cv2.perspectiveTransform(edges.reshape(-1, 1, 2), warp).reshape(-1, 2)
+    to_flat = cv2.getPerspectiveTransform(quad, edges)
+    out = cv2.perspectiveTransform(in_flat.reshape(-1, 1, 2), np.linalg.inv(to_flat)).reshape(-1, 2)
+    if not np.all(np.isfinite(out)) or not cv2.isContourConvex(out.reshape(-1, 1, 2).astype(np.float32)):
+        return None
+    # a fit that moved a corner by more than a third of the card is a different card
+    if np.abs(out - quad).max() > 0.35 * np.linalg.norm(quad[0] - quad[2]):
+        return None
+    return out.astype(np.float32)

@@ -1,0 +1,1 @@
+"""Procedural card faces, table scenes with ground truth, and their scoring."""

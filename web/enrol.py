@@ -1,0 +1,66 @@
+"""The enrolment page: teach the recogniser the owner's deck with the live camera,
+card by card (the same as ``passetable enroll`` does from a folder of photos).
+
+The web layer does not import the vision package: the composition root hands
+:func:`enrol_blueprint` a *desk*, any object with
+
+* ``snapshot_jpeg() -> bytes | None`` — the camera's latest frame;
+* ``status(deck) -> dict`` — ``{"deck", "model", "cards": [{"card", "enrolled"}], "next"}``;
+* ``enrol(deck, card) -> dict`` — add the card in view to the deck's model; raises an
+  exception with ``en``/``fr`` attributes when it cannot (no card in view, two cards...).
+
+    >>> app.register_blueprint(enrol_blueprint(desk))
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, render_template, request
+
+from web.app import LANGS, BadRequest, _json_body
+
+DECKS = ("pass-pass", "passe-eclair")
+
+
+def enrol_blueprint(desk: Any) -> Blueprint:
+    bp = Blueprint("enrol", __name__)
+
+    def _deck(value: Any) -> str:
+        if value not in DECKS:
+            raise BadRequest(f"Choose a deck: {', '.join(DECKS)}.", f"Choisissez un jeu : {', '.join(DECKS)}.")
+        return str(value)
+
+    @bp.get("/enrol")
+    def page():
+        lang = request.args.get("lang") or request.cookies.get("lang") or "fr"
+        return render_template("enrol.html", lang=lang if lang in LANGS else "fr", decks=DECKS)
+
+    @bp.get("/api/camera.jpg")
+    def snapshot():
+        jpeg = desk.snapshot_jpeg()
+        if jpeg is None:
+            raise BadRequest("The camera has given no picture yet.", "La caméra n'a pas encore donné d'image.", 503)
+        return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @bp.get("/api/enrol")
+    def status():
+        return jsonify(desk.status(_deck(request.args.get("deck", "pass-pass"))))
+
+    @bp.post("/api/enrol")
+    def enrol():
+        body = _json_body()
+        deck = _deck(body.get("deck"))
+        card = body.get("card")
+        if not isinstance(card, str) or not card:
+            raise BadRequest("Say which card is under the camera ('card').",
+                             "Indiquez la carte posée sous la caméra (« card »).")
+        try:
+            result = desk.enrol(deck, card)
+        except Exception as exc:  # the desk's errors carry both languages
+            if hasattr(exc, "en"):
+                raise BadRequest(exc.en, getattr(exc, "fr", exc.en), 422) from None
+            raise
+        return jsonify(result), 201
+
+    return bp

@@ -1,0 +1,55 @@
+// Enrolment: walk the owner through their deck, one card under the camera at a time.
+"use strict";
+(function () {
+  const lang = document.body.dataset.lang || "fr";
+  const S = {
+    fr: { title: "Apprendre le jeu de cartes", deck: "Jeu", enrol: "Enregistrer cette carte",
+          put: (c) => `Posez la carte ${c} seule sous la caméra, puis « Enregistrer cette carte ».`,
+          done: "Toutes les cartes sont apprises : le jeu est prêt.", progress: (n, t) => `${n} / ${t} cartes apprises`,
+          saved: (c) => `${c} enregistrée.` },
+    en: { title: "Teach the deck", deck: "Deck", enrol: "Enrol this card",
+          put: (c) => `Put the card ${c} alone under the camera, then press “Enrol this card”.`,
+          done: "Every card is enrolled: the deck is ready.", progress: (n, t) => `${n} / ${t} cards enrolled`,
+          saved: (c) => `${c} enrolled.` },
+  }[lang === "en" ? "en" : "fr"];
+  document.querySelectorAll("[data-i18n]").forEach((e) => { e.textContent = S[e.dataset.i18n]; });
+  const deckSelect = document.getElementById("deck");
+  let current = null;  // the card the page asks for
+
+  async function refresh() {
+    const r = await fetch(`/api/enrol?deck=${encodeURIComponent(deckSelect.value)}`);
+    const st = await r.json();
+    if (st.deck !== deckSelect.value) return;  // an answer for the deck shown before: stale
+    const cards = document.getElementById("cards");
+    cards.replaceChildren(...st.cards.map((c) => {
+      const b = document.createElement("button");
+      b.textContent = c.card; b.dataset.card = c.card; b.dataset.enrolled = c.enrolled ? "1" : "0";
+      b.className = c.enrolled ? "enrolled" : "";
+      b.title = c.enrolled ? "✓" : "";
+      b.onclick = () => { current = c.card; show(); };
+      return b;
+    }));
+    const enrolled = st.cards.filter((c) => c.enrolled).length;
+    document.getElementById("progress").textContent = S.progress(enrolled, st.cards.length);
+    if (!current || st.cards.find((c) => c.card === current && c.enrolled)) current = st.next;
+    show();
+  }
+  function show() {
+    document.getElementById("instruction").textContent = current ? S.put(current) : S.done;
+    document.getElementById("enrol-next").disabled = !current;
+    document.querySelectorAll("#cards button").forEach((b) => b.classList.toggle("asked", b.dataset.card === current));
+  }
+  document.getElementById("enrol-next").addEventListener("click", async () => {
+    const msg = document.getElementById("message");
+    const r = await fetch("/api/enrol", { method: "POST", headers: { "Content-Type": "application/json" },
+                                         body: JSON.stringify({ deck: deckSelect.value, card: current }) });
+    const data = await r.json().catch(() => ({}));
+    msg.textContent = r.ok ? S.saved(current) : (data.error ? data.error[lang] || data.error.en : r.statusText);
+    msg.className = r.ok ? "" : "alert-box";
+    if (r.ok) { current = null; await refresh(); }
+  });
+  deckSelect.addEventListener("change", () => { current = null; refresh(); });
+  // the live picture: a new frame twice a second
+  setInterval(() => { document.getElementById("camera").src = `/api/camera.jpg?t=${Date.now()}`; }, 500);
+  refresh();
+})();
