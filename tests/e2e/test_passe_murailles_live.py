@@ -72,3 +72,21 @@ def test_bad_arguments_and_broken_profile_give_clear_messages(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "table.cli", "run", "--port", "eighty"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "invalid int value" in proc.stderr
+
+
+def test_broken_settings_file_gives_a_clear_message(tmp_path):
+    import subprocess
+    import sys
+
+    cfg = tmp_path / "table.toml"
+    cfg.write_text('[serial]\nport = "/dev/ttyACM0"\n[gpio]\nbuzzer = 17\n')  # 17 is the red light's pin
+    proc = subprocess.run([sys.executable, "-m", "table.cli", "run", "--config", str(cfg), "--port", "0",
+                           "--data", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "broken settings" in proc.stderr and "GPIO17 is used twice" in proc.stderr
+    cfg.write_text("[service]\nport = 80.5\n")
+    proc = subprocess.run([sys.executable, "-m", "table.cli", "run", "--config", str(cfg)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "port must be int" in proc.stderr and "réglages invalides" in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "table.cli", "run"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--sim" in proc.stderr
