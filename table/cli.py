@@ -83,9 +83,10 @@ def cmd_run(args: argparse.Namespace) -> int:
             setattr(getattr(cfg, section), name, value)
     if cfg.sim.pace < 0:
         return _die("--pace must be 0 or more seconds", "--pace doit valoir 0 seconde ou plus")
-    if not args.sim and not cfg.serial.port:
-        return _die("no hardware configured: use --sim, or give a --config with a [serial] port",
-                    "aucun matériel configuré : utilisez --sim, ou un --config avec un port [serial]")
+    if not args.sim and cfg.game.name == "passe-murailles" and not cfg.serial.port:
+        # the card and cup games can be kept on the dashboard alone; the frame needs its sensors
+        return _die("no hardware configured for the frame: use --sim, or give a --config with a [serial] port",
+                    "aucun matériel configuré pour le cadre : utilisez --sim, ou un --config avec un port [serial]")
     try:
         service = _build_service(cfg, sim=args.sim, args_faults=args.faults)
     except ProfileError as exc:
@@ -140,9 +141,10 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
         parts += _simulation(cfg, session, profile, defaults, faults=args_faults)
     else:
         parts += _real_frame(cfg, session, profile, defaults)
-        if session.adapter is None:
-            session.new_game(cfg.game.name, defaults.get(cfg.game.name, {}))
-    app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults,
+        if session.adapter is None and cfg.game.name == "passe-murailles":
+            session.new_game(cfg.game.name, defaults[cfg.game.name])
+        # a card or cup game starts from the dashboard's form (players, names...)
+    app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults, default_game=cfg.game.name,
                      desk=_enrolment_desk(cfg, sim=sim))
     server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams)
     return Service(server, parts)
@@ -177,9 +179,10 @@ def _real_frame(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[s
         gpio = attach_gpio(session, cfg.gpio, columns=profile.columns)
         defaults["passe-murailles"].update(gpio.pins.game_options())
         parts.append(gpio)
-    bridge = Bridge(cfg.serial.port, session.submit, baudrate=cfg.serial.baudrate)
-    session.health_sources["serial"] = bridge.health
-    parts.append(bridge)
+    if cfg.serial.port:
+        bridge = Bridge(cfg.serial.port, session.submit, baudrate=cfg.serial.baudrate)
+        session.health_sources["serial"] = bridge.health
+        parts.append(bridge)
     return parts
 
 

@@ -35,7 +35,7 @@ class BadRequest(Exception):
 
 
 def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[str, dict] | None = None,
-               desk: Any = None) -> Flask:
+               desk: Any = None, default_game: str = "passe-murailles") -> Flask:
     """Build the dashboard app. ``game_defaults`` gives per-game options a new game
     starts with (e.g. the Passe-Murailles profile loaded from the config); ``desk``,
     when a camera is attached, serves the enrolment page (see :mod:`web.enrol`)."""
@@ -66,7 +66,8 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
     def index():
         lang = request.args.get("lang") or request.cookies.get("lang") or "fr"
         lang = lang if lang in LANGS else "fr"
-        resp = Response(render_template("index.html", lang=lang, games=list(ADAPTERS), camera=desk is not None))
+        resp = Response(render_template("index.html", lang=lang, games=list(ADAPTERS), camera=desk is not None,
+                                        default_game=default_game))
         if request.args.get("lang") in LANGS:
             resp.set_cookie("lang", lang, max_age=3600 * 24 * 365, samesite="Lax")
         return resp

@@ -90,3 +90,14 @@ def test_broken_settings_file_gives_a_clear_message(tmp_path):
     assert proc.returncode == 2 and "port must be int" in proc.stderr and "réglages invalides" in proc.stderr
     proc = subprocess.run([sys.executable, "-m", "table.cli", "run"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "--sim" in proc.stderr
+
+
+def test_a_card_game_runs_on_the_dashboard_alone(run_service):
+    import requests
+
+    service = run_service("--game", "pass-pass")   # no --sim, no hardware: a scorekeeper
+    assert requests.get(service.url + "api/state", timeout=10).json()["game"] is None
+    assert '<option value="pass-pass" selected>' in requests.get(service.url, timeout=10).text
+    r = requests.post(service.url + "api/games", json={"game": "pass-pass", "options": {"players": 3}}, timeout=10)
+    assert r.status_code == 201
+    assert requests.get(service.url + "api/state", timeout=10).json()["view"]["phase"] == "play"
