@@ -18,19 +18,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.errors import VisionError
 from vision.markers import find_markers
 from vision.profile import TableProfile
 
 
-class CalibrationError(ValueError):
+class CalibrationError(VisionError, ValueError):
     """The markers could not be found or do not fit together; ``fr`` in French."""
-
-    def __init__(self, en: str, fr: str | None = None):
-        super().__init__(en)
-        self.en, self.fr = en, fr or en
-
-    def text(self, lang: str = "en") -> str:
-        return self.fr if lang == "fr" else self.en
 
 
 @dataclass

@@ -20,20 +20,14 @@ import numpy as np
 from vision import features
 from vision.decks import DECKS, UnknownDeck, deck_card_ids
 from vision.detect import CardDetector
+from vision.errors import VisionError
 from vision.model import CardModel, ModelError
 
 PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 
-class EnrolmentError(ValueError):
+class EnrolmentError(VisionError, ValueError):
     """A photo or folder that cannot be enrolled; ``en``/``fr`` say which and why."""
-
-    def __init__(self, en: str, fr: str | None = None):
-        super().__init__(en)
-        self.en, self.fr = en, fr or en
-
-    def text(self, lang: str = "en") -> str:
-        return self.fr if lang == "fr" else self.en
 
 
 def card_in_photo(image: np.ndarray, name: str = "the photo", detector: CardDetector | None = None) -> np.ndarray:

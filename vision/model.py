@@ -20,6 +20,7 @@ import numpy as np
 
 from vision import features
 from vision.decks import DECKS
+from vision.errors import VisionError
 
 FORMAT = "passetable-card-model"
 VERSION = 1
@@ -33,15 +34,8 @@ PARTIAL_EXTRA_CONFIDENCE = 0.03
 PARTIAL_EXTRA_MARGIN = 0.10
 
 
-class ModelError(ValueError):
+class ModelError(VisionError, ValueError):
     """A model directory that cannot be read or written, with a one-line reason."""
-
-    def __init__(self, en: str, fr: str | None = None):
-        super().__init__(en)
-        self.en, self.fr = en, fr or en
-
-    def text(self, lang: str = "en") -> str:
-        return self.fr if lang == "fr" else self.en
 
 
 @dataclass

@@ -18,13 +18,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.errors import VisionError
+
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
 
 
-class SourceError(RuntimeError):
-    def __init__(self, en: str, fr: str | None = None):
-        super().__init__(en)
-        self.en, self.fr = en, fr or en
+class SourceError(VisionError, RuntimeError):
+    """A camera, video or image folder that cannot be opened or read."""
 
 
 @dataclass(frozen=True)

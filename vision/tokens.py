@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.errors import VisionError
 from vision.profile import TableProfile
 
 TOKEN_COLOURS = ("blue", "green", "orange")
@@ -42,10 +43,8 @@ CELL_LOOK = 0.36           # radius looked at for tokens, as a share of the cell
 RIM = (0.38, 0.44)         # the bare rim of the mat (a ring, shares of the side): the local white
 
 
-class ColourCalibrationError(ValueError):
-    def __init__(self, en: str, fr: str | None = None):
-        super().__init__(en)
-        self.en, self.fr = en, fr or en
+class ColourCalibrationError(VisionError, ValueError):
+    """A colour calibration shot that cannot be used."""
 
 
 @dataclass
