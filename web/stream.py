@@ -59,12 +59,12 @@ class SnapshotHub:
 
     def _watch(self, interval: float) -> None:
         last = None
-        while True:
+        while not self._closing.is_set():
             digest = _health_digest(self.session.health())
             if last is not None and digest != last:
                 self.session.touch()
             last = digest
-            threading.Event().wait(interval)
+            self._closing.wait(interval)
 
     def try_open(self) -> bool:
         with self._lock:
