@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import logging
 import random
-import threading
+
+from hardware.sim_players import PlayerThread
 from table.adapters.pass_pass import PassPassAdapter, entry_of
 from table.observations import Observation
 from table.pass_pass import Action, IllegalAction, new_game
@@ -43,7 +44,7 @@ def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = N
     return SimulatedPassPassTable(session, pace=pace, seed=seed, restart_after=restart_after)
 
 
-class SimulatedPassPassTable:
+class SimulatedPassPassTable(PlayerThread):
     """Random legal Pass Pass games entered into ``session`` at ``pace`` seconds per
     entry, in a background thread; ``restart_after`` seconds after a game ends a new one
     starts (None: never).
@@ -56,6 +57,7 @@ class SimulatedPassPassTable:
 
     def __init__(self, session: Session, *, pace: float = 2.0, seed: int | None = None,
                  restart_after: float | None = 20.0):
+        super().__init__()
         self.session = session
         self.pace = pace
         self.restart_after = restart_after
@@ -64,23 +66,16 @@ class SimulatedPassPassTable:
         self.mind: Game | None = None       # the table with every hand known
         self._mind_for: tuple[int, int] = (-1, -1)  # (game_seq, entries) the mind matches
         self._deals: dict[int, int] = {}  # game_seq -> deal seed, for games a person started
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
     # ---------------------------------------------------------------- control
-    def start(self) -> None:
+    thread_name = "sim-pass-pass"
+
+    def _before_start(self) -> None:
         """Carry on the game the log holds if the simulated deal explains it (a restart),
-        else start a new one; then play in a background thread."""
+        else start a new one."""
         adapter = self._adapter()
         if adapter is None or adapter.g.is_over() or self._mind_matching(adapter) is None:
             self.new_game()
-        self._thread = threading.Thread(target=self._run, name="sim-pass-pass", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
 
     def new_game(self) -> None:
         """Start a game with a random setup, as the table's players would choose it."""

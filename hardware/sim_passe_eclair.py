@@ -22,11 +22,29 @@ import random
 import threading
 from typing import Any
 
+from hardware.sim_players import PlayerThread
 from table import observations as K
-from table.adapters.passe_eclair import BLOCKED, MICHI_SWAP, PLACE, ROUND, SPEND, SPOT, START_CARD
+from table.adapters.passe_eclair import (
+    BLOCKED,
+    MICHI_SWAP,
+    PLACE,
+    ROUND,
+    SPEND,
+    SPOT,
+    START_CARD,
+)
 from table.observations import Observation
-from table.passe_eclair import (DOG, MICHI, Action, Game, MichiSwap, Outcome, PlayoutStyle, new_game,
-                                playout_steps)
+from table.passe_eclair import (
+    DOG,
+    MICHI,
+    Action,
+    Game,
+    MichiSwap,
+    Outcome,
+    PlayoutStyle,
+    new_game,
+    playout_steps,
+)
 from table.session import Session
 
 log = logging.getLogger(__name__)
@@ -73,7 +91,7 @@ def table_entries(action: Action, outcome: Outcome, *, phase_before: str, pile_b
     return entries
 
 
-class SimulatedPasseEclairTable:
+class SimulatedPasseEclairTable(PlayerThread):
     """Simulated players and their scorekeeper, in a background thread.
 
     ``pace``: seconds between entries (0: as fast as possible); ``restart_after``: the
@@ -83,6 +101,7 @@ class SimulatedPasseEclairTable:
     def __init__(self, session: Session, *, pace: float = 1.0, seed: int | None = None,
                  restart_after: float | None = 20.0, players: int | None = None,
                  style: PlayoutStyle = PlayoutStyle()):
+        super().__init__()
         self.session = session
         self.pace = pace
         self.restart_after = restart_after
@@ -91,21 +110,14 @@ class SimulatedPasseEclairTable:
         self.players = players
         self.engine: Game | None = None  # the truth: the simulated players' hands
         self.entries = 0
-        self._stop = threading.Event()
         self._new_game = threading.Event()
-        self._thread: threading.Thread | None = None
         session.subscribe(self._on_observation)
 
     # ---------------------------------------------------------------- control
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="sim-passe-eclair", daemon=True)
-        self._thread.start()
+    thread_name = "sim-passe-eclair"
 
-    def stop(self) -> None:
-        self._stop.set()
+    def _interrupt(self) -> None:
         self._new_game.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
 
     def _on_observation(self, obs: Observation, session: Session) -> None:
         if obs.kind == K.GAME_START and obs.source != SOURCE:

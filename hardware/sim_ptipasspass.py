@@ -27,6 +27,7 @@ import random
 import threading
 from typing import Any
 
+from hardware.sim_players import PlayerThread
 from table import observations as K
 from table.adapters.ptipasspass import ACTION, OptionsError, parse_options
 from table.observations import Observation
@@ -41,7 +42,7 @@ SOURCE = "sim"
 DEFAULT_PLAYERS = 4
 
 
-class PtiPassPassSimulation:
+class PtiPassPassSimulation(PlayerThread):
     """Random legal PtiPassPass games played into a session, in a background thread.
 
         >>> sim = PtiPassPassSimulation(session, pace=0.0, seed=3, restart_after=None)
@@ -51,6 +52,7 @@ class PtiPassPassSimulation:
 
     def __init__(self, session: Session, *, pace: float = 2.0, seed: int | None = None,
                  restart_after: float | None = 20.0, players: int = DEFAULT_PLAYERS):
+        super().__init__()
         self.session = session
         self.pace = pace
         self.restart_after = restart_after
@@ -61,23 +63,18 @@ class PtiPassPassSimulation:
         self.game_seq = 0                     # the game_start the truth belongs to
         self.submitted = 0                    # entries submitted into that game
         self._started_by_person: Observation | None = None
-        self._stop = threading.Event()
         self._wake = threading.Event()
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
         session.subscribe(self._on_observation)
 
     # ---------------------------------------------------------------- control
-    def start(self) -> None:
-        self.begin_game()
-        self._thread = threading.Thread(target=self._run, name="sim-ptipasspass", daemon=True)
-        self._thread.start()
+    thread_name = "sim-ptipasspass"
 
-    def stop(self) -> None:
-        self._stop.set()
+    def _before_start(self) -> None:
+        self.begin_game()
+
+    def _interrupt(self) -> None:
         self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
 
     def _on_observation(self, obs: Observation, session: Session) -> None:
         if obs.kind == K.GAME_START and obs.source != SOURCE:

@@ -28,9 +28,18 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from hardware.sim_players import PlayerThread
 from table import observations as K
 from table.observations import Observation
-from table.passe_murailles import DropPeg, Frame, Landed, MoveSlide, PushedOff, load_profile, new_game
+from table.passe_murailles import (
+    DropPeg,
+    Frame,
+    Landed,
+    MoveSlide,
+    PushedOff,
+    load_profile,
+    new_game,
+)
 from table.session import Session
 from table.timers import RealClock
 
@@ -177,7 +186,7 @@ class SerialBoardSensors:
         self.rest.side_spill(side)
 
 
-class SimulatedTable:
+class SimulatedTable(PlayerThread):
     """Two simulated players on a simulated frame, in a background thread.
 
     ``pace`` is the pause between moves in seconds (0: as fast as possible);
@@ -193,6 +202,7 @@ class SimulatedTable:
     def __init__(self, session: Session, sensors: SensorOutputs, *, pace: float = 2.0, seed: int | None = None,
                  profile: Any = None, restart_after: float | None = 20.0, fall_time: float = 0.05,
                  faults: Faults | str | None = None, clock: Any = None, game_options: dict[str, Any] | None = None):
+        super().__init__()
         self.session = session
         self.sensors = sensors
         self.pace = pace
@@ -210,22 +220,17 @@ class SimulatedTable:
         self.frame = Frame(self.profile)       # the truth: where every part physically is
         self.mind = new_game(profile=self.profile)  # what the players know of the game
         self.moves = 0
-        self._stop = threading.Event()
         self._new_game = threading.Event()
-        self._thread: threading.Thread | None = None
         session.subscribe(self._on_observation)
 
     # ---------------------------------------------------------------- control
-    def start(self) -> None:
-        self._resume_or_start()
-        self._thread = threading.Thread(target=self._run, name="sim-table", daemon=True)
-        self._thread.start()
+    thread_name = "sim-table"
 
-    def stop(self) -> None:
-        self._stop.set()
+    def _before_start(self) -> None:
+        self._resume_or_start()
+
+    def _interrupt(self) -> None:
         self._new_game.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
 
     def _on_observation(self, obs: Observation, session: Session) -> None:
         if obs.kind == K.GAME_START and obs.source != "sim-table":
