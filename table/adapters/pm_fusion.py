@@ -41,6 +41,12 @@ SENSORS = "sensors"
 ENTERED = "entered"
 
 
+def _fr(peg: str) -> str:
+    """A peg id said in French: ``red-3`` → ``rouge 3``."""
+    colour, _, number = peg.partition("-")
+    return f"{NAMES.get(colour, {'fr': colour})['fr']} {number}"
+
+
 def _choice(cid: str, en: str, fr: str, fields: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One way to settle an alert; ``fields`` are the details the page asks for with it
     (each ``{"name", "label", "options": [{"value", "label"}]}``, sent back as
@@ -107,7 +113,7 @@ class BeamFusion:
         alert = self.find_alert(alert_id)
         if alert is None:  # already accepted as landed: this is the peg
             self.say(obs.t, f"Peg {expected.peg} fell over column {expected.column + 1} {late:.1f} s late.",
-                     f"Le pion {expected.peg} est tombé dans la colonne {expected.column + 1} avec {late:.1f} s "
+                     f"Le pion {_fr(expected.peg)} est tombé dans la colonne {expected.column + 1} avec {late:.1f} s "
                      "de retard.", seq=obs.seq)
             return
         alert.seen = {"column": expected.column, "t": obs.t, "late_by": round(late, 3)}
@@ -130,7 +136,7 @@ class BeamFusion:
             alert = self._fusion_alert(obs, "missing_landing", match, text(
                 f"Peg {e.peg} should have landed over column {e.column + 1}{gain['en']}, but its beam saw nothing. "
                 "Did it land?",
-                f"Le pion {e.peg} aurait dû tomber dans la colonne {e.column + 1}{gain['fr']}, mais son faisceau "
+                f"Le pion {_fr(e.peg)} aurait dû tomber dans la colonne {e.column + 1}{gain['fr']}, mais son faisceau "
                 "n'a rien vu. Est-il tombé ?"), [
                 _choice(PHYSICS, "It landed: keep the points", "Il est tombé : garder les points"),
                 _choice(SENSORS, "It did not land: no points", "Il n'est pas tombé : pas de points"),
@@ -142,8 +148,8 @@ class BeamFusion:
             choices = [_choice(PHYSICS, "Nothing fell: ignore the beam", "Rien n'est tombé : ignorer le faisceau")]
             if peg is not None:
                 pts = self.g.profile.points(s.board, s.column)
-                choices.append(_choice(SENSORS, f"Peg {peg} fell: +{pts}", f"Le pion {peg} est tombé : +{pts}"))
-            pegs = [(p.id, text(f"peg {p.id} (slide {p.slide})", f"pion {p.id} (coulisse {p.slide})"))
+                choices.append(_choice(SENSORS, f"Peg {peg} fell: +{pts}", f"Le pion {_fr(peg)} est tombé : +{pts}"))
+            pegs = [(p.id, text(f"peg {p.id} (slide {p.slide})", f"pion {_fr(p.id)} (coulisse {p.slide})"))
                     for p in self.g.pegs() if p.where == "frame"]
             choices.append(_choice(ENTERED, "Say which peg fell", "Indiquer quel pion est tombé", [_field(
                 "peg", "Peg", "Pion", [(None, text("nothing fell", "rien n'est tombé")), *pegs])]))
@@ -157,7 +163,7 @@ class BeamFusion:
             self._fusion_alert(obs, "wrong_column", match, text(
                 f"Peg {e.peg} should have landed over column {e.column + 1}{self._gain(e)['en']}, but the beam over "
                 f"column {s.column + 1} broke instead.",
-                f"Le pion {e.peg} aurait dû tomber dans la colonne {e.column + 1}{self._gain(e)['fr']}, mais c'est "
+                f"Le pion {_fr(e.peg)} aurait dû tomber dans la colonne {e.column + 1}{self._gain(e)['fr']}, mais c'est "
                 f"le faisceau de la colonne {s.column + 1} qui a été coupé."), [
                 _choice(PHYSICS, f"Column {e.column + 1}, as the frame says", f"Colonne {e.column + 1}, comme le "
                         "prévoit le cadre"),
@@ -249,13 +255,13 @@ class BeamFusion:
         follow = self.g.correct(peg, column, points)
         if column is None:
             self.say(obs.t, f"Corrected: peg {peg} did not reach the board (no points).",
-                     f"Corrigé : le pion {peg} n'a pas atteint le plateau (pas de points).", seq=obs.seq)
+                     f"Corrigé : le pion {_fr(peg)} n'a pas atteint le plateau (pas de points).", seq=obs.seq)
         else:
             self.say(obs.t, f"Corrected: peg {peg} landed over column {column + 1} (+{points}).",
-                     f"Corrigé : le pion {peg} est tombé dans la colonne {column + 1} (+{points}).", seq=obs.seq)
+                     f"Corrigé : le pion {_fr(peg)} est tombé dans la colonne {column + 1} (+{points}).", seq=obs.seq)
         for landing in follow:
             self.say(obs.t, f"Peg {landing.peg} fell with it over column {landing.column + 1} (+{landing.points}).",
-                     f"Le pion {landing.peg} est tombé avec lui dans la colonne {landing.column + 1} "
+                     f"Le pion {_fr(landing.peg)} est tombé avec lui dans la colonne {landing.column + 1} "
                      f"(+{landing.points}).", seq=obs.seq)
 
     # ------------------------------------------------------------------ output
