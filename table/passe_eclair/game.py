@@ -59,7 +59,8 @@ from .actions import (Action, Blocked, MichiSwap, Outcome, Place, Simultaneous, 
                       SpotWrong, StartRound)
 from .cards import MICHI, BadInput, card_label, parse_card, validate_players, validate_seat
 from .placement import placement_problem, refusal_code
-from .profile import Profile, default_profile, load_profile, token_points
+from .profile import Profile, default_profile, load_profile
+from .scoring import GoalCount
 from .state import TableState
 
 DEFAULT_TOGETHER_WINDOW = 0.15
@@ -74,7 +75,7 @@ _PHASE_REFUSALS = {
 }
 
 
-class Game(TableState):
+class Game(TableState, GoalCount):
     """A game of Passe Éclair; build it with :func:`new_game`, feed it actions in order
     of arrival, read the state between them.
 
@@ -122,23 +123,9 @@ class Game(TableState):
         return {seat: sorted(c for c in set(hand) if self._refusal_code(seat, c) is None)
                 for seat, hand in enumerate(self.hands)}
 
-    def goal_points(self) -> list[int]:
-        return [sum(v) + sum(token_points(c) for c in cons)
-                for v, cons in zip(self.victory_tokens, self.consolation_tokens)]
-
     def scores(self) -> list[int]:
         """Goal points per seat (victory plus consolation tokens)."""
         return self.goal_points()
-
-    def is_over(self) -> bool:
-        return self.phase == "game_over"
-
-    def winners(self) -> list[int]:
-        """The seats with most goal points once the game is over (ties shared), else []."""
-        if not self.is_over():
-            return []
-        points = self.goal_points()
-        return [seat for seat, p in enumerate(points) if p == max(points)]
 
     # ---- applying actions --------------------------------------------------------------
     def apply(self, action: Action) -> Outcome:

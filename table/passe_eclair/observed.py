@@ -42,7 +42,8 @@ from .cards import (ALL_CARD_IDS, FOOTBALLERS, MICHI, BadInput, card_label, pars
                     validate_players, validate_seat)
 from .feed import describe
 from .placement import placement_problem
-from .profile import HAND_SIZE, Profile, default_profile, token_points
+from .scoring import GoalCount
+from .profile import HAND_SIZE, Profile, default_profile
 from .state import PileCard
 
 PHASES = ("dealt", "turning", "playing", "michi", "round_won", "game_over")
@@ -60,7 +61,7 @@ _PHASE_TEXT = {
 }
 
 
-class ObservedGame:
+class ObservedGame(GoalCount):
     """A Passe Éclair game kept from the table's entries (see the module docstring).
     Every method checks first and changes nothing when it raises :class:`IllegalAction`
     (or :class:`BadInput` for data that cannot mean anything); it returns events shaped
@@ -99,19 +100,6 @@ class ObservedGame:
 
     def copy(self) -> ObservedGame:
         return copy.deepcopy(self)
-
-    def goal_points(self) -> list[int]:
-        return [sum(v) + sum(token_points(c) for c in cons)
-                for v, cons in zip(self.victory_tokens, self.consolation_tokens)]
-
-    def is_over(self) -> bool:
-        return self.phase == "game_over"
-
-    def winners(self) -> list[int]:
-        if not self.is_over():
-            return []
-        points = self.goal_points()
-        return [seat for seat, p in enumerate(points) if p == max(points)]
 
     def wrong_cards(self) -> list[PileCard]:
         return [e for e in self.pile if e.wrong]
