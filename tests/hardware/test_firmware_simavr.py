@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -16,32 +15,10 @@ import pytest
 
 from firmware_bridge import Bridge
 from hardware.sim.simavr_board import FIRMWARE_DIR, SimavrBoard, build, notch_millivolts, tools_missing
+from tests.support import Recorder, wait_until
 
 MISSING = tools_missing()
 pytestmark = [pytest.mark.simavr, pytest.mark.skipif(MISSING is not None, reason=f"cannot run the firmware: {MISSING}")]
-
-
-def wait_until(predicate, timeout: float = 5.0) -> bool:
-    """Liveness, not speed: give the threads up to ``timeout`` to get there."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return True
-        time.sleep(0.005)
-    return predicate()
-
-
-class Recorder:
-    def __init__(self):
-        self.items, self.lock = [], threading.Lock()
-
-    def __call__(self, obs):
-        with self.lock:
-            self.items.append(obs)
-
-    def moves(self):
-        with self.lock:
-            return [(o.kind, o.data.get("slide"), o.data.get("offset", o.data.get("position"))) for o in self.items]
 
 
 @pytest.fixture(scope="module")
