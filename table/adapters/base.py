@@ -56,6 +56,7 @@ class GameAdapter:
         self.options: dict[str, Any] = dict(start.data.get("options", {}))
         self.feed: list[dict[str, Any]] = []
         self.alerts: list[Alert] = []
+        self._alert_no = 0
 
     # -- to override
     def observe(self, obs: Observation) -> None:
@@ -78,7 +79,7 @@ class GameAdapter:
 
     def new_alert_id(self, obs: Observation) -> str:
         """Alert ids unique within a game and the same on every replay."""
-        self._alert_no = getattr(self, "_alert_no", 0) + 1
+        self._alert_no += 1
         return f"{obs.seq or 0}-{self._alert_no}"
 
     def settle_alert(self, obs: Observation) -> None:

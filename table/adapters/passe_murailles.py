@@ -50,7 +50,6 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
         # Parts the players must put back before play goes on: ("slide", n) or ("board", 0)
         # → the position the rules expect there.
         self.put_back: dict[tuple[str, int], int] = {}
-        self._alert_no = 0
         self._fusion_init()
         first = self.g.current_player
         self.say(start.t, f"New game of Passe-Murailles: {_colour(first, 'en')} plays first.",
@@ -86,7 +85,7 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
                 del self.put_back[part]
                 self._close_put_back_alerts(obs)
             else:
-                self._refresh_put_back(obs)
+                self._refresh_put_back()
             return
         if seen == expected:
             return  # a resync or a repeated report: nothing moved
@@ -154,22 +153,22 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
             self.put_back[("board", 0)] = self._engine_position(("board", 0))
         if self.put_back:
             self._alert(start, "setup", self._put_back_text(
-                text("set up the frame for a new game", "installez le cadre pour une nouvelle partie"), start),
+                text("set up the frame for a new game", "installez le cadre pour une nouvelle partie")),
                 expected=self._put_back_list(), seen=sensed)
 
     def _demand_put_back(self, obs: Observation, part: tuple[str, int], expected: int, why: dict[str, str]) -> None:
         self.put_back[part] = expected
         self._close_put_back_alerts(obs, quiet=True)
-        self._alert(obs, "put_back", self._put_back_text(why, obs), expected=self._put_back_list(), seen=obs.data)
+        self._alert(obs, "put_back", self._put_back_text(why), expected=self._put_back_list(), seen=obs.data)
 
-    def _refresh_put_back(self, obs: Observation) -> None:
+    def _refresh_put_back(self) -> None:
         for alert in self.open_alerts():
             if alert.kind in ("put_back", "setup"):
                 alert.expected = self._put_back_list()
 
     def _close_put_back_alerts(self, obs: Observation, quiet: bool = False) -> None:
         if self.put_back and not quiet:
-            self._refresh_put_back(obs)
+            self._refresh_put_back()
             return
         for alert in self.open_alerts():
             if alert.kind in ("put_back", "setup"):
@@ -181,7 +180,7 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
     def _put_back_list(self) -> list[dict[str, Any]]:
         return [{"part": p, "number": n, "position": pos} for (p, n), pos in sorted(self.put_back.items())]
 
-    def _put_back_text(self, why: dict[str, str], obs: Observation) -> dict[str, str]:
+    def _put_back_text(self, why: dict[str, str]) -> dict[str, str]:
         parts_en, parts_fr = [], []
         for (part, n), pos in sorted(self.put_back.items()):
             if part == "board":
@@ -195,8 +194,7 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
 
     def _alert(self, obs: Observation, kind: str, message: dict[str, str], *, expected: Any, seen: Any,
                choices: list[dict[str, Any]] | None = None) -> None:
-        self._alert_no += 1
-        self.raise_alert(Alert(id=f"{obs.seq or 0}-{self._alert_no}", kind=kind, message=message, since=obs.t,
+        self.raise_alert(Alert(id=self.new_alert_id(obs), kind=kind, message=message, since=obs.t,
                                expected=expected, seen=seen, choices=choices or []))
 
     # ------------------------------------------------------------------ feed

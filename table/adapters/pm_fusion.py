@@ -178,12 +178,11 @@ class BeamFusion:
 
     def _fusion_alert(self, obs: Observation, kind: str, match: Match, message: dict[str, str],
                       choices: list[dict[str, Any]], candidate: str | None = None) -> Alert:
-        self._alert_no += 1
         expected = match.expected.to_dict() if match.expected else None
         seen = match.seen.to_dict() if match.seen else None
         if seen is not None and candidate is not None:
             seen["candidate"] = candidate
-        alert = self.raise_alert(Alert(id=f"{obs.seq or 0}-{self._alert_no}", kind=kind, message=message,
+        alert = self.raise_alert(Alert(id=self.new_alert_id(obs), kind=kind, message=message,
                                        since=obs.t, expected=expected, seen=seen, choices=choices))
         self.disputes[alert.id] = match
         return alert
