@@ -140,10 +140,8 @@
   function render(state, root) {
     const v = state.view;
     const box = setupForm();
-    if (!render.seen) {  // a Pass Pass game is on: offer its form for the next game, folded
+    if (!render.seen) {  // a game is on: its form (offered by app.js for the next game) starts folded
       render.seen = true;
-      const select = document.getElementById("game-select");
-      if (select.value !== GAME) { select.value = GAME; select.dispatchEvent(new Event("change")); }
       box.open = false;
     }
     root.replaceChildren(...[banner(v), bar(v), prompt(v), trick(v), seats(v), sheet(v), ranking(v), undo(v)]

@@ -81,7 +81,6 @@
     const names = v.names[PT.lang] || v.names.en;
     root.replaceChildren(PT.el("div", { class: "ppp", "data-phase": v.phase, "data-testid": "ppp" },
       header(v, names), banner(v), grid(v), controls(v, names), players(v, names)));
-    syncSelect();
   }
 
   function header(v, names) {
@@ -227,7 +226,6 @@
 
   // ------------------------------------------------------------------ new-game form
   // Built once, outside the re-rendered view, so typed names survive live updates.
-  let userPicked = false;
   function setupForm() {
     const form = PT.el("fieldset", { id: "ppp-setup", class: "ppp-setup", hidden: "" },
                        PT.el("legend", {}, s("setup")));
@@ -257,11 +255,8 @@
   document.querySelector("main").before(form);
   const select = document.getElementById("game-select");
   function showForm() { form.hidden = select.value !== GAME; }
-  select.addEventListener("change", () => { userPicked = true; showForm(); });
+  select.addEventListener("change", showForm);  // app.js sets the list to the running game
   showForm();
-  function syncSelect() {  // a page opened on a running PtiPassPass game offers its setup
-    if (!userPicked && select.value !== GAME) { select.value = GAME; showForm(); }
-  }
 
   PT.newGameOptions = PT.newGameOptions || {};
   PT.newGameOptions[GAME] = () => {
