@@ -305,6 +305,23 @@ class Frame:
     def copy(self) -> Frame:
         return copy.deepcopy(self)
 
+    def snapshot(self) -> tuple:
+        """The whole physical state as an immutable value, for :meth:`restore` (undo).
+        Its size depends on the profile only, never on how long the game has run."""
+        pegs = tuple((p.where, p.slide, p.hole, p.column, p.points, p.side) for p in self._pegs.values())
+        return tuple(self._offsets), self._board, pegs
+
+    def restore(self, snap: tuple) -> None:
+        """Put the frame back exactly as it was when ``snapshot()`` returned ``snap``."""
+        offsets, self._board, pegs = snap
+        self._offsets = list(offsets)
+        occupant: list[dict[int, str]] = [{} for _ in range(SLIDE_COUNT + 1)]
+        for (peg_id, peg), saved in zip(self._pegs.items(), pegs):
+            peg.where, peg.slide, peg.hole, peg.column, peg.points, peg.side = saved
+            if peg.where == FRAME:
+                occupant[peg.slide][peg.hole] = peg_id
+        self._occupant = occupant
+
     def to_dict(self, include_profile: bool = True) -> dict[str, Any]:
         d: dict[str, Any] = {
             "offsets": [self._offsets[s] for s in range(1, SLIDE_COUNT + 1)],
@@ -319,7 +336,7 @@ class Frame:
     def from_dict(cls, d: dict[str, Any], profile: Profile | str | dict | None = None) -> Frame:
         """Rebuild a frame; the profile comes from ``d["profile"]`` or the argument.
         Raises :class:`PhysicsError` for a state the frame cannot be in."""
-        frame = cls(d["profile"] if "profile" in d else profile)
+        frame = cls(d.get("profile", profile))
         offsets, board = d["offsets"], d["board"]
         if len(offsets) != SLIDE_COUNT:
             raise PhysicsError(f"a frame state needs {SLIDE_COUNT} slide offsets, not {len(offsets)}")

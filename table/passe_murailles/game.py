@@ -85,6 +85,8 @@ class Game:
         self._landings: list[Landing] = []
         # People's corrections, each with ``at`` = how many actions preceded it.
         self._corrections: list[dict[str, Any]] = []
+        # One snapshot per action, taken just before it: pop() restores it in constant time.
+        self._undo: list[tuple] = []
 
     # ----------------------------------------------------------------- reading
     @property
@@ -154,6 +156,7 @@ class Game:
         if problem is not None:
             raise problem
         player = self._current
+        self._undo.append(self._snapshot())
         outcome = Outcome(player=player, action=action)
         board_from = None
         if isinstance(action, DropPeg):
@@ -237,26 +240,32 @@ class Game:
             self._frame.count(c, HAND) + self._frame.count(c, FRAME) == 0 for c in COLOURS
         )
 
+    def push(self, action: Action) -> Outcome:
+        """Same as :meth:`apply` (the name search code pairs with :meth:`pop`)."""
+        return self.apply(action)
+
     def pop(self) -> Action:
-        """Undo the last action (by replaying the others) and return it."""
+        """Undo the last action, with any correction made after it, and return it.
+        Constant time: it restores the snapshot ``apply`` took, nothing is replayed."""
         if not self._history:
             raise IndexError("no action to undo: the game has not started")
-        undone = self._history[-1]
-        kept = [c for c in self._corrections if c["at"] < len(self._history)]
-        replayed = Game._replay(self.profile, self.first, self._history[:-1], kept)
-        self.__dict__.update(replayed.__dict__)
+        undone = self._history.pop()
+        frame, self._current, owes, last, landings = self._undo.pop()
+        self._frame.restore(frame)
+        self._owes = dict(zip(COLOURS, owes))
+        self._last_turn = dict(zip(COLOURS, last))
+        self._landings = list(landings)
+        done = len(self._history)
+        while self._corrections and self._corrections[-1]["at"] > done:
+            self._corrections.pop()
         return undone
 
-    @classmethod
-    def _replay(cls, profile: Any, first: str, actions: list[Action], corrections: list[dict[str, Any]]) -> Game:
-        """A game rebuilt from its actions with the corrections at their places."""
-        game = cls(profile, first)
-        pending = sorted(corrections, key=lambda c: c["at"])
-        for done, action in enumerate(actions):
-            game._apply_corrections(pending, done)
-            game.apply(action)
-        game._apply_corrections(pending, len(actions))
-        return game
+    def _snapshot(self) -> tuple:
+        # Sizes bounded by the profile (pegs, landings), not by the game's length.
+        return (
+            self._frame.snapshot(), self._current, tuple(self._owes[c] for c in COLOURS),
+            tuple(self._last_turn[c] for c in COLOURS), tuple(self._landings),
+        )
 
     # ----------------------------------------------------------------- saving
     def to_dict(self) -> dict[str, Any]:
