@@ -14,10 +14,12 @@ A profile is checked when it is loaded; anything unusable raises
 from __future__ import annotations
 
 import os
+import random
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from table.rules import ProfileError
 
@@ -128,6 +130,40 @@ def profile_dict(
         "board": {"start": board_start, "positions": {str(k): list(v) for k, v in positions.items()}},
         "pegs": {"per_player": pegs_per_player},
     }
+
+
+def random_profile(rng: random.Random, columns: tuple[int, int] = (5, 9)) -> dict[str, Any]:
+    """A valid random geometry (profile dict) for tests and the bot's strength benchmark:
+    ``columns`` is the range of frame widths; slide 1 has a hole every second cell, slides
+    2-6 every third or fourth cell at random phases, no column is open at the start, the
+    board's position 2 scores nothing and positions 1 and 3 score 0-5 under each column.
+
+        >>> import random
+        >>> load_profile(random_profile(random.Random(1))).columns in range(5, 10)
+        True
+    """
+    width = rng.randint(*columns)
+    cells = range(-3, width + 3)
+    ranges = [(-rng.randint(1, 2), rng.randint(1, 2)) for _ in range(SLIDE_COUNT)]
+    starts = [rng.randint(low, high) for low, high in ranges]
+    while True:
+        top_phase = rng.randrange(2)
+        holes = [[x for x in cells if x % 2 == top_phase]]
+        for _ in range(SLIDE_COUNT - 1):
+            period = rng.choice((3, 3, 4))
+            phase = rng.randrange(period)
+            holes.append([x for x in cells if (x - phase) % period == 0])
+        under = [{h + start for h in slide} for slide, start in zip(holes[1:], starts[1:], strict=True)]
+        if not any(all(c in row for row in under) for c in range(width)):
+            break
+    positions = {1: [0] * width, 2: [0] * width, 3: [0] * width}
+    for position in (1, 3):
+        while not any(positions[position]):
+            positions[position] = [rng.randint(0, 5) for _ in range(width)]
+    d = profile_dict(width, holes, ranges=ranges, starts=starts, board_start=2, positions=positions,
+                     pegs_per_player=rng.randint(4, 8))
+    d["name"] = f"random, {width} columns"
+    return d
 
 
 def load_profile(profile: Profile | str | os.PathLike | Mapping[str, Any] | None = None) -> Profile:
