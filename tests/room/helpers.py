@@ -1,0 +1,113 @@
+"""Helpers of the room tests: a real Mosquitto, a plain MQTT listener, the simulated card table."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from tests.support import wait_until
+
+MOSQUITTO = "/usr/sbin/mosquitto"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Broker:
+    """``mosquitto -c <tiny config>`` on loopback; ``stop()`` and ``start()`` again keep the port."""
+
+    def __init__(self, workdir: Path, port: int | None = None, extra: str = ""):
+        self.port = port or free_port()
+        self.conf = workdir / f"mosquitto-{self.port}.conf"
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n{extra}")
+        self.log = workdir / f"mosquitto-{self.port}.log"
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"mqtt://127.0.0.1:{self.port}"
+
+    def start(self) -> Broker:
+        if not Path(MOSQUITTO).exists():
+            pytest.fail(f"{MOSQUITTO} is missing: run ./setup.sh (it installs Debian's mosquitto)")
+        self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL,
+                                     stderr=self.log.open("ab"))
+        if not wait_until(self._listening, timeout=10):
+            raise RuntimeError(f"mosquitto did not start: {self.log.read_text()}")
+        return self
+
+    def _listening(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                return True
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+
+
+
+def pass_pass_sim(session, **kw):
+    """The card game's simulated table, wherever this tree keeps it."""
+    try:
+        from table.pass_pass.sim import make_simulation
+    except ImportError:
+        from hardware.sim_pass_pass import make_simulation
+    return make_simulation(session, **kw)
+
+
+class Listener:
+    """A plain MQTT client that keeps the last message of each topic and every event."""
+
+    def __init__(self, broker: Broker, topic: str = "passetable/#"):
+        self.last: dict[str, dict] = {}
+        self.events: list[dict] = []
+        self.raw: list[tuple[str, bytes, bool]] = []
+        self.lock = threading.Lock()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"listener-{time.monotonic_ns()}")
+        self.client.on_message = self._on_message
+        self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+
+    def _on_message(self, _c, _u, msg) -> None:
+        with self.lock:
+            self.raw.append((msg.topic, msg.payload, msg.retain))
+            if not msg.payload:
+                self.last.pop(msg.topic, None)
+                return
+            body = json.loads(msg.payload)
+            self.last[msg.topic] = body
+            if msg.topic.endswith("/events"):
+                self.events.append(body)
+
+    def get(self, topic: str) -> dict | None:
+        with self.lock:
+            return self.last.get(topic)
+
+    def publish(self, topic: str, payload) -> None:
+        self.client.publish(topic, payload if isinstance(payload, (str, bytes)) else json.dumps(payload), qos=1)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

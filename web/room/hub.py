@@ -1,0 +1,172 @@
+"""The café's view of its room: every table, from the retained MQTT messages only.
+
+    >>> hub = RoomHub(url="mqtt://127.0.0.1:1")     # nobody listens there: no table yet
+    >>> hub.start(); hub.tables(), hub.health()["connected"]
+    ([], False)
+    >>> hub.stop()
+
+The hub keeps nothing of its own: it subscribes to ``passetable/+/state``, ``alerts`` and
+``health`` (all retained), so a hub started late, restarted, or reconnected after the
+broker came back is told everything again by the broker itself. A table is ``online``
+while its retained health says so; its last will turns it ``offline``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from web.room import client as mqtt_client
+from web.room.settings import MqttSettings
+from web.room.signing import sign
+from web.room.topics import ROOT, split_topic, table_topics
+
+log = logging.getLogger(__name__)
+
+COMMAND_TIMEOUT_S = 5.0
+
+
+class RoomHub:
+    def __init__(self, *, url: str, clock: Callable[[], float] = time.time, **options: Any):
+        self.settings = MqttSettings(url=url, table="hub", **options)
+        self.clock = clock
+        self._parts: dict[str, dict[str, Any]] = {}  # table -> {"state", "alerts", "health"} as received
+        self._changed = threading.Condition()
+        self.version = 0
+        self.connected = False
+        self.messages = 0
+        self._closing = threading.Event()
+        self._waiting: dict[str, dict[str, Any]] = {}  # command id -> {"event", "result"}
+        self._client = mqtt_client.make_client(self.settings, client_id=f"passetable-hub-{os.getpid()}-{id(self)}")
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_message
+
+    # ----------------------------------------------------------------- control
+    def start(self) -> None:
+        mqtt_client.start(self._client, self.settings)
+
+    def stop(self) -> None:
+        self.shutdown()
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    def shutdown(self) -> None:
+        """Open pages stop waiting (the web server is stopping)."""
+        self._closing.set()
+        self._bump()
+
+    @property
+    def closing(self) -> bool:
+        return self._closing.is_set()
+
+    # ----------------------------------------------------------------- reading
+    def tables(self) -> list[dict[str, Any]]:
+        """One entry per table known from the retained messages, by name."""
+        with self._changed:
+            parts = {name: dict(p) for name, p in self._parts.items()}
+        return [_table_view(name, p) for name, p in sorted(parts.items())]
+
+    def health(self) -> dict[str, Any]:
+        with self._changed:
+            return {"connected": self.connected, "broker": self.settings.url, "tables": len(self._parts),
+                    "messages": self.messages}
+
+    def wait_for_change(self, seen: int, timeout: float) -> int:
+        with self._changed:
+            self._changed.wait_for(lambda: self.version != seen or self._closing.is_set(), timeout=timeout)
+            return self.version
+
+    # ----------------------------------------------------------------- commands
+    def send_command(self, table: str, pin: str, cmd: str, args: dict[str, Any],
+                     timeout: float = COMMAND_TIMEOUT_S) -> dict[str, Any] | None:
+        """Sign with ``pin``, publish, and wait for the table's answer (None: no answer)."""
+        signed = sign(pin, {"table": table, "cmd": cmd, "args": args})
+        waiter = {"event": threading.Event(), "result": None}
+        self._waiting[signed["id"]] = waiter
+        try:
+            self._client.publish(table_topics(table).command, json.dumps(signed, ensure_ascii=False), qos=1)
+            waiter["event"].wait(timeout)
+            return waiter["result"]
+        finally:
+            self._waiting.pop(signed["id"], None)
+
+    # ----------------------------------------------------------------- paho's thread
+    def _on_connect(self, client, _userdata, _flags, reason, _props) -> None:
+        if reason.is_failure:
+            return
+        client.subscribe([(f"{ROOT}/+/state", 1), (f"{ROOT}/+/alerts", 1), (f"{ROOT}/+/health", 1),
+                          (f"{ROOT}/+/command/result", 1)])
+        with self._changed:
+            self.connected = True
+        self._bump()
+
+    def _on_disconnect(self, *_args) -> None:
+        with self._changed:
+            self.connected = False
+        self._bump()
+
+    def _on_message(self, _client, _userdata, msg) -> None:
+        where = split_topic(msg.topic)
+        if where is None:
+            return
+        table, kind = where
+        body = None
+        if msg.payload:
+            try:
+                body = json.loads(msg.payload)
+            except (ValueError, UnicodeDecodeError):
+                log.warning("unreadable message on %s", msg.topic)
+                return
+        if kind == "result":
+            waiter = self._waiting.get((body or {}).get("id"))
+            if waiter is not None:
+                waiter["result"] = body
+                waiter["event"].set()
+            return
+        if kind not in ("state", "alerts", "health") or (body is not None and not isinstance(body, dict)):
+            return
+        with self._changed:
+            self.messages += 1
+            parts = self._parts.setdefault(table, {})
+            if body is None:  # an emptied retained topic: that part of the table is gone
+                parts.pop(kind, None)
+                if not parts:
+                    del self._parts[table]
+            else:
+                parts[kind] = body
+        self._bump()
+
+    def _bump(self) -> None:
+        with self._changed:
+            self.version += 1
+            self._changed.notify_all()
+
+
+def _table_view(name: str, parts: dict[str, Any]) -> dict[str, Any]:
+    """What ``/api/tables`` says of one table."""
+    state = parts.get("state") or {}
+    health = parts.get("health") or {}
+    alerts = (parts.get("alerts") or {}).get("alerts") or []
+    status = health.get("status", "unknown")
+    return {
+        "table": name,
+        "game": state.get("game"),
+        "players": state.get("players") or [],
+        "turn": state.get("turn"),
+        "over": state.get("over", False),
+        "winners": state.get("winners") or [],
+        "alerts": alerts,
+        "online": status == "online",
+        "status": status,
+        "last_change": state.get("t"),
+        "seq": state.get("seq"),
+        "last": state.get("last"),
+        "url": state.get("url") or health.get("url"),
+        "commands": bool(health.get("commands")),
+    }
