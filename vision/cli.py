@@ -1,6 +1,7 @@
 """The ``enroll``, ``recognize`` and ``markers`` commands of ``passetable``.
 
     passetable enroll --deck pass-pass --images photos/ --out models/pass-pass
+    passetable enroll --deck pass-pass --images tonight/ --out models/pass-pass --partial
     passetable recognize --model models/pass-pass table1.jpg table2.jpg --json
     passetable markers --out markers.pdf
 
@@ -19,7 +20,7 @@ from pathlib import Path
 import cv2
 
 from table.rules import ProfileError
-from vision.decks import DECKS
+from vision.decks import DECKS, deck_card_ids
 from vision.enrol import EnrolmentError, enrol_directory
 from vision.model import CardModel, ModelError
 
@@ -33,9 +34,14 @@ def _fail(en: str, fr: str | None = None) -> int:
 
 def cmd_enroll(args) -> int:
     try:
-        model = enrol_directory(args.deck, args.images, args.out)
+        model = enrol_directory(args.deck, args.images, args.out, partial=args.partial)
     except (EnrolmentError, ModelError) as e:
         return _fail(e.en, e.fr)
+    if args.partial:
+        total = len(deck_card_ids(model.deck))
+        print(f"enrolled {len(model.cards)} of the {total} cards of the {model.deck} deck into {args.out}; "
+              "the others are not named until enrolled")
+        return 0
     print(f"enrolled {len(model.cards)} cards of the {model.deck} deck into {args.out}")
     return 0
 
@@ -84,6 +90,8 @@ def add_subcommands(subparsers) -> None:
     p.add_argument("--deck", required=True, choices=DECKS)
     p.add_argument("--images", required=True, help="folder of <card id>.png|jpg photos, one per face")
     p.add_argument("--out", required=True, help="model folder to write")
+    p.add_argument("--partial", action="store_true",
+                   help="enrol only the faces photographed (added to the model in --out if any)")
     p.set_defaults(func=cmd_enroll)
 
     p = subparsers.add_parser("recognize", help="name the cards in photos")

@@ -6,9 +6,12 @@ corners with the right fill becomes a card; an outline that does not (two cards
 overlapping, a hand on a card) is handed to :mod:`vision.partial` for card hypotheses.
 Corners are then refined at full resolution by fitting a line to each side.
 
-    >>> det = CardDetector()
-    >>> quads = det.detect(frame)                      # list[CardQuad]
-    >>> quads[0].corners.shape                          # (4, 2) image px, clockwise
+    >>> import numpy as np
+    >>> frame = np.full((720, 1280, 3), 70, np.uint8)
+    >>> _ = cv2.rectangle(frame, (500, 200), (625, 374), (235, 235, 235), -1)
+    >>> quads = CardDetector().detect(frame)            # list[CardQuad]
+    >>> len(quads), quads[0].corners.shape              # (4, 2) image px, clockwise
+    (1, (4, 2))
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.background import TableBackground
 from vision.features import NEXT, order_clockwise
+from vision.outline import edge_loops, edge_mask, snap_any
 
 
 @dataclass
@@ -44,6 +49,7 @@ class DetectorSettings:
     min_threshold: int = 60        # never call anything darker than this paper
     min_outline_fit: float = 0.9   # share of the outline lying on the quad's sides for a lone card
     valley_cut: int = 20           # thin dark lines (a card's edge or shadow over another) split paper; 0 = off
+    outline: bool = True           # also look for closed loops of colour edges (cards not paler than the table)
 
 
 _VALLEY_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
@@ -53,12 +59,13 @@ class CardDetector:
     """Finds cards in BGR frames. One instance per camera; not thread-safe.
 
         >>> det = CardDetector()
-        >>> for q in det.detect(frame):
+        >>> for q in det.detect(frame):  # doctest: +SKIP
         ...     print(q.corners.round(), q.complete)
     """
 
-    def __init__(self, settings: DetectorSettings | None = None):
+    def __init__(self, settings: DetectorSettings | None = None, background: TableBackground | None = None):
         self.settings = settings or DetectorSettings()
+        self.background = background
         self.last_mask: np.ndarray | None = None
 
     def paper_mask(self, small: np.ndarray) -> np.ndarray:
@@ -77,10 +84,32 @@ class CardDetector:
         s = self.settings
         k = s.scale
         small = cv2.resize(frame, (frame.shape[1] // k, frame.shape[0] // k), interpolation=cv2.INTER_AREA) if k > 1 else frame
+        if self.background is not None:
+            # the empty table is known: whatever differs from it and has a card's outline
+            mask = self.background.foreground(small)
+            self.last_mask = mask
+            contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            found = self._from_contours(frame, contours, mask.size, snap_any)
+            return _drop_nested([q for q in found if self.background.card_sized(q.corners)])
         mask = self.paper_mask(small)
         self.last_mask = mask
-        area_img = mask.shape[0] * mask.shape[1]
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        found = self._from_contours(frame, contours, mask.size, snap_to_edges)
+        if s.outline:
+            # cards that are not paler than the table: closed loops of colour edges
+            loops = edge_loops(edge_mask(small), s.min_area_frac * mask.size)
+            whole = [q.corners for q in found]
+            for q in self._from_contours(frame, loops, mask.size, snap_any, guesses=False):
+                if all(_overlap(q.corners, c) < 0.5 for c in whole):
+                    found.append(q)
+                    whole.append(q.corners)
+        return _drop_nested(found)
+
+    def _from_contours(self, frame, contours, area_img, snap, guesses: bool = True) -> list[CardQuad]:
+        """Card quads from outlines in shrunk-frame px: lone cards, else (``guesses``) the
+        card hypotheses of merged outlines."""
+        s = self.settings
+        k = s.scale
         found: list[CardQuad] = []
         for c in contours:
             area = cv2.contourArea(c)
@@ -94,11 +123,12 @@ class CardDetector:
                 quad = _refine(pts, quad)
             if (quad is not None and area >= s.min_solidity * hull_area and area <= s.max_area_frac * area_img
                     and _outline_fit(pts, quad) >= s.min_outline_fit):
-                corners = snap_to_edges(frame, order_clockwise(quad * k + (k - 1) / 2))
+                corners = snap(frame, order_clockwise(quad * k + (k - 1) / 2))
                 if _plausible(corners, s):
                     found.append(CardQuad(order_clockwise(corners), outline=pts))
                     continue
-            found += self.guesses(pts)
+            if guesses:
+                found += self.guesses(pts)
         return found
 
     def guesses(self, outline: np.ndarray) -> list[CardQuad]:
@@ -248,3 +278,25 @@ def _plausible(corners: np.ndarray, s: DetectorSettings) -> bool:
         return False
     side = np.linalg.norm(p - p[NEXT], axis=1)
     return side.min() > 8 and side.max() / side.min() < s.max_aspect
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection area over the smaller quad's area."""
+    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    small = min(cv2.contourArea(a32), cv2.contourArea(b32))
+    return float(inter) / small if small > 0 else 0.0
+
+
+def _drop_nested(quads: list[CardQuad]) -> list[CardQuad]:
+    """Without the whole-card quads lying inside a larger one (a card's printed frame)."""
+    whole = [q for q in quads if q.complete]
+    areas = [cv2.contourArea(q.corners.astype(np.float32)) for q in whole]
+    out = []
+    for q in quads:
+        if q.complete:
+            a = cv2.contourArea(q.corners.astype(np.float32))
+            if any(b > 1.15 * a and _overlap(q.corners, o.corners) > 0.9 for o, b in zip(whole, areas)):
+                continue
+        out.append(q)
+    return out

@@ -5,8 +5,8 @@ command) every face of the deck must be there, named ``<card id>.png`` or ``.jpg
 missing, extra or unreadable photo is named in the error. The dashboard enrols card by
 card from live frames with :func:`enrol_frame`.
 
-    >>> model = enrol_directory("pass-pass", "photos/", "models/my-deck")
-    >>> enrol_frame(frame, "purple-10", "models/my-deck", deck="pass-pass").cards[-1]
+    >>> model = enrol_directory("pass-pass", "photos/", "models/my-deck")  # doctest: +SKIP
+    >>> enrol_frame(frame, "purple-10", "models/my-deck", deck="pass-pass").cards[-1]  # doctest: +SKIP
     'purple-10'
 """
 
@@ -19,9 +19,11 @@ import numpy as np
 
 from vision import features
 from vision.decks import DECKS, UnknownDeck, deck_card_ids
-from vision.detect import CardDetector
+from vision.detect import CardDetector, DetectorSettings
 from vision.errors import VisionError
+from vision.exposure import normalise_exposure, working_copy
 from vision.model import CardModel, ModelError
+from vision.photo_checks import GLARE_SHARE, MAX_EDGE_WIDTH, cut_by_edge, edge_width, glare_share
 
 PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg")
 
@@ -30,22 +32,57 @@ class EnrolmentError(VisionError, ValueError):
     """A photo or folder that cannot be enrolled; ``en``/``fr`` say which and why."""
 
 
-def card_in_photo(image: np.ndarray, name: str = "the photo", detector: CardDetector | None = None) -> np.ndarray:
-    """The corners of the one whole card in ``image``, or ``EnrolmentError``."""
-    quads = [q for q in (detector or CardDetector()).detect(image) if q.complete]
-    if not quads:
-        raise EnrolmentError(f"no whole card found in {name}: lay one card alone on the table, fully in view",
-                             f"aucune carte entière dans {name} : posez une seule carte, entièrement visible")
+# Enrolment photos are close-ups: a card may fill from a few % to 80 % of the frame.
+PHOTO_SETTINGS = DetectorSettings(max_area_frac=0.85)
+
+
+def find_photo_card(image: np.ndarray, name: str = "the photo",
+                    detector: CardDetector | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(working copy of ``image``, corners of its one whole card in that copy), or an
+    ``EnrolmentError`` that says what is wrong with the photo and what to do.
+
+    The working copy is at most 1280 px long with its exposure stretched (an underexposed
+    phone photo becomes usable); see :mod:`vision.exposure`."""
+    raw, _ = working_copy(image)
+    work, _ = normalise_exposure(raw)
+    quads = [q for q in (detector or CardDetector(PHOTO_SETTINGS)).detect(work) if q.complete]
     if len(quads) > 1:
         raise EnrolmentError(f"{len(quads)} cards found in {name}: enrol one card at a time",
                              f"{len(quads)} cartes trouvées dans {name} : une seule carte à la fois")
-    return quads[0].corners
+    if not quads:
+        if cut_by_edge(work):
+            raise EnrolmentError(f"the card is cut by the edge of {name}: step back or centre it so that all four "
+                                 "corners show",
+                                 f"la carte est coupée par le bord de {name} : reculez ou centrez-la pour que ses "
+                                 "quatre coins soient visibles")
+        raise EnrolmentError(f"no whole card found in {name}: lay one card alone on the table, fully in view",
+                             f"aucune carte entière dans {name} : posez une seule carte, entièrement visible")
+    corners = quads[0].corners
+    width = edge_width(work, corners)
+    if width is not None and width > MAX_EDGE_WIDTH:
+        raise EnrolmentError(f"{name} is blurred (card edges {width:.1f} px wide): hold the phone still and let it "
+                             "focus on the card",
+                             f"{name} est floue (bords de la carte larges de {width:.1f} px) : tenez le téléphone "
+                             "immobile et laissez-le faire la mise au point sur la carte")
+    if glare_share(raw, corners) >= GLARE_SHARE:
+        raise EnrolmentError(f"a reflection washes out part of the card in {name}: tilt the card or move the light",
+                             f"un reflet efface une partie de la carte dans {name} : inclinez la carte ou "
+                             "déplacez la lumière")
+    return work, corners
+
+
+def card_in_photo(image: np.ndarray, name: str = "the photo", detector: CardDetector | None = None) -> np.ndarray:
+    """The corners (in ``image`` px) of the one whole card in ``image``, or ``EnrolmentError``."""
+    _, scale = working_copy(image)
+    _, corners = find_photo_card(image, name, detector)
+    return (corners + 0.5) / scale - 0.5
 
 
 def describe_photo(image: np.ndarray, name: str = "the photo") -> tuple[np.ndarray, np.ndarray]:
     """(descriptor, rectified face) of the single card in ``image``."""
-    corners = features.short_side_first(features.order_clockwise(card_in_photo(image, name)))
-    flat = features.rectify(image, corners)
+    work, corners = find_photo_card(image, name)
+    corners = features.short_side_first(features.order_clockwise(corners))
+    flat = features.rectify(work, corners)
     return features.describe(flat), flat
 
 
@@ -100,8 +137,11 @@ def enrolment_status(model_dir: str | Path, deck: str) -> dict:
     return {"deck": deck, "model": str(path), "cards": cards, "next": missing[0] if missing else None}
 
 
-def enrol_directory(deck: str, images_dir: str | Path, out_dir: str | Path) -> CardModel:
-    """Enrol a whole deck from ``images_dir`` (one photo per face) into ``out_dir``."""
+def enrol_directory(deck: str, images_dir: str | Path, out_dir: str | Path, partial: bool = False) -> CardModel:
+    """Enrol a whole deck from ``images_dir`` (one photo per face) into ``out_dir``.
+
+    With ``partial`` only the faces photographed are enrolled (at least one), added to the
+    model already in ``out_dir`` if there is one: a deck learnt over several evenings."""
     expected = _check_deck(deck)
     folder = Path(images_dir)
     if not folder.is_dir():
@@ -110,7 +150,10 @@ def enrol_directory(deck: str, images_dir: str | Path, out_dir: str | Path) -> C
     for p in sorted(folder.iterdir()):
         if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES:
             photos.setdefault(p.stem, []).append(p)
-    missing = [c for c in expected if c not in photos]
+    missing = [] if partial else [c for c in expected if c not in photos]
+    if partial and not any(c in photos for c in expected):
+        raise EnrolmentError(f"no photo of a {deck} card in {folder} (name them <card id>.png or .jpg)",
+                             f"aucune photo de carte du jeu {deck} dans {folder} (nommez-les <carte>.png ou .jpg)")
     extra = sorted(p.name for stem, ps in photos.items() if stem not in expected for p in ps)
     doubled = sorted(p.name for stem, ps in photos.items() if stem in expected and len(ps) > 1 for p in ps)
     if missing or extra:
@@ -129,7 +172,15 @@ def enrol_directory(deck: str, images_dir: str | Path, out_dir: str | Path) -> C
         raise EnrolmentError(f"more than one photo of the same card: {', '.join(doubled)}",
                              f"plusieurs photos de la même carte : {', '.join(doubled)}")
     model = CardModel(deck)
+    out = Path(out_dir)
+    if partial and (out / "model.json").exists():
+        model = CardModel.load(out)
+        if model.deck != deck:
+            raise EnrolmentError(f"{out} holds the {model.deck} deck, not {deck}",
+                                 f"{out} contient le jeu {model.deck}, pas {deck}")
     for card in expected:
+        if card not in photos:
+            continue
         path = photos[card][0]
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
@@ -140,5 +191,5 @@ def enrol_directory(deck: str, images_dir: str | Path, out_dir: str | Path) -> C
     return model
 
 
-__all__ = ["EnrolmentError", "ModelError", "card_in_photo", "describe_photo", "enrol_frame", "enrol_directory",
-           "enrolment_status"]
+__all__ = ["EnrolmentError", "ModelError", "card_in_photo", "describe_photo", "enrol_directory", "enrol_frame",
+           "enrolment_status", "find_photo_card"]

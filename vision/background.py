@@ -1,0 +1,92 @@
+"""The empty table, learnt from the calibration shot: what is *not* a card.
+
+With the camera fixed, the calibration shot (markers on an empty table) shows every
+cloth, wood grain or tablecloth pattern the cards will lie on. Kept shrunk like the
+detector's working frame, per pixel: the colour, the local texture (standard deviation
+over a few pixels, so wood grain and gravel do not count as change) and the table's own
+edges. A frame's foreground is then where its colour leaves the table's by several times
+the texture, or where it has an edge the table has not; enclosed regions are filled, so a
+white card on a white table is found by its outline even where its paper matches.
+
+With the calibration (image px ↔ table mm) the detector also knows how large a card
+lies at each place of the image, and drops anything far from that size.
+
+    >>> import numpy as np
+    >>> empty = np.full((720, 1280, 3), 230, np.uint8)                  # a white table
+    >>> bg = TableBackground.from_shot(empty)
+    >>> frame = empty.copy(); _ = cv2.rectangle(frame, (400, 200), (525, 374), (200, 200, 205), -1)
+    >>> m = bg.foreground(cv2.resize(frame, (640, 360), interpolation=cv2.INTER_AREA))
+    >>> int(m[140, 230]), int(m[20, 20])
+    (255, 0)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.decks import CARD_SIZE_MM
+from vision.outline import edge_mask, fill_holes
+
+DIFF_SIGMAS = 4.0        # colour change, in local texture deviations, that is foreground
+NOISE_FLOOR = 5.0        # grey levels of deviation assumed even on a perfectly plain table
+CARD_AREA_RANGE = (0.55, 1.6)   # on-screen area / expected card area at that place
+_OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_GROW = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+
+
+class TableBackground:
+    """The empty table at the detector's working scale; see the module docstring."""
+
+    def __init__(self, small: np.ndarray, scale: int, table_to_image: np.ndarray | None = None,
+                 card_mm=CARD_SIZE_MM):
+        self.scale = scale
+        self.colour = small.astype(np.float32)
+        mean = cv2.blur(self.colour, (7, 7))
+        var = cv2.blur(self.colour * self.colour, (7, 7)) - mean * mean
+        self.spread = np.sqrt(np.maximum(var, 0)) + NOISE_FLOOR
+        self.edges = cv2.dilate(edge_mask(small), _GROW)
+        self._sample = self.colour[::4, ::4].reshape(-1, 3)
+        self.table_to_image = table_to_image
+        self.card_mm = card_mm
+
+    @classmethod
+    def from_shot(cls, empty: np.ndarray, scale: int = 2, table_to_image: np.ndarray | None = None,
+                  card_mm=CARD_SIZE_MM) -> TableBackground:
+        """From a full-size frame of the empty table (and, if known, the table-mm → image-px
+        homography of its calibration)."""
+        h, w = empty.shape[:2]
+        small = cv2.resize(empty, (w // scale, h // scale), interpolation=cv2.INTER_AREA) if scale > 1 else empty
+        return cls(small, scale, table_to_image, card_mm)
+
+    def foreground(self, small: np.ndarray) -> np.ndarray:
+        """255 where the shrunk frame ``small`` is not the empty table (holes filled)."""
+        f = small.astype(np.float32)
+        # the light may have changed since the shot: match each channel's overall level first
+        ref = np.median(self._sample, axis=0) + 1.0
+        now = np.median(f[::4, ::4].reshape(-1, 3), axis=0) + 1.0
+        gain = (now / ref).astype(np.float32)
+        dev = cv2.absdiff(f, self.colour * gain) / (self.spread * gain)
+        diff = (dev.max(axis=2) > DIFF_SIGMAS).astype(np.uint8) * 255
+        new_edges = cv2.bitwise_and(edge_mask(small), cv2.bitwise_not(self.edges))
+        mask = cv2.morphologyEx(cv2.bitwise_or(diff, new_edges), cv2.MORPH_CLOSE, _OPEN)
+        return cv2.morphologyEx(fill_holes(mask), cv2.MORPH_OPEN, _OPEN)
+
+    def card_area_px(self, point_px) -> float | None:
+        """On-screen area (full-size px²) of a card lying at ``point_px``, or None without calibration."""
+        if self.table_to_image is None:
+            return None
+        to_table = np.linalg.inv(self.table_to_image)
+        p = cv2.perspectiveTransform(np.asarray(point_px, np.float64).reshape(1, 1, 2), to_table).reshape(2)
+        w, h = self.card_mm
+        card = np.array([[-w, -h], [w, -h], [w, h], [-w, h]], np.float64) / 2 + p
+        quad = cv2.perspectiveTransform(card.reshape(-1, 1, 2), self.table_to_image).reshape(-1, 2)
+        return float(cv2.contourArea(quad.astype(np.float32)))
+
+    def card_sized(self, corners: np.ndarray) -> bool:
+        """True when ``corners`` (full-size px) cover about one card's area at their place."""
+        expected = self.card_area_px(np.asarray(corners).mean(axis=0))
+        if expected is None:
+            return True
+        area = float(cv2.contourArea(np.asarray(corners, np.float32)))
+        return CARD_AREA_RANGE[0] * expected <= area <= CARD_AREA_RANGE[1] * expected

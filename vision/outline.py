@@ -1,0 +1,111 @@
+"""Card outlines found from edges, whatever the colour of the table.
+
+The paper mask of :mod:`vision.detect` needs cards paler than the cloth. Here a card is
+found because it has a card's outline: the colour edges of the (shrunk) frame are traced
+(Canny over the three channels, so a red card on a brown table has an edge even at equal
+brightness), thickened by a pixel, and every closed loop of edges — the inside of a card's
+border as well as the outside of the card — is a candidate outline. The quad fitting and
+the checks are those of the paper path.
+
+    >>> import numpy as np
+    >>> img = np.full((360, 640, 3), 225, np.uint8)                     # a white table
+    >>> _ = cv2.rectangle(img, (200, 100), (299, 239), (190, 90, 40), -1)  # a dark-faced card
+    >>> loops = edge_loops(edge_mask(img))
+    >>> any(abs(cv2.contourArea(c) - 100 * 140) < 900 for c in loops)
+    True
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.features import NEXT
+
+CANNY_LOW, CANNY_HIGH = 30, 80      # Sobel-3 gradient levels (x4 grey levels) of a card's edge
+_THICKEN = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
+
+
+def edge_mask(small: np.ndarray, blur: float = 1.0) -> np.ndarray:
+    """255 on the colour edges of ``small`` (BGR), thickened so that loops close."""
+    soft = cv2.GaussianBlur(small, (0, 0), blur) if blur > 0 else small
+    edges = cv2.Canny(soft, CANNY_LOW, CANNY_HIGH, L2gradient=True)
+    return cv2.dilate(edges, _THICKEN)
+
+
+def edge_loops(edges: np.ndarray, min_area: float = 0.0) -> list[np.ndarray]:
+    """Closed edge loops: the outer outline of each edge band and each hole inside one."""
+    contours, _ = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    return [c for c in contours if cv2.contourArea(c) >= min_area]
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    """``mask`` with every region it encloses filled (a card's inside, whatever its print)."""
+    h, w = mask.shape
+    flood = np.zeros((h + 2, w + 2), np.uint8)
+    flood[1:-1, 1:-1] = mask > 0
+    inv = (1 - flood).astype(np.uint8)
+    outside = np.zeros((h + 4, w + 4), np.uint8)
+    cv2.floodFill(inv, outside, (0, 0), 2)
+    return np.where(inv[1:-1, 1:-1] == 2, 0, 255).astype(np.uint8)
+
+
+SNAP_T = np.linspace(0.12, 0.88, 16, dtype=np.float32)
+SNAP_OFFSETS = np.arange(-3.0, 3.01, 0.5, dtype=np.float32)
+
+
+def snap_any(frame: np.ndarray, corners: np.ndarray, min_step: float = 10.0) -> np.ndarray:
+    """Move each side of a clockwise quad onto the strongest colour edge within 3 px.
+
+    Like :func:`vision.detect.snap_to_edges`, but the edge may go either way (a dark card
+    on a white table, a white card on light wood): the largest colour change wins."""
+    q = np.asarray(corners, np.float32)
+    a, b = q, q[NEXT]
+    d = b - a
+    length = np.linalg.norm(d, axis=1)
+    if length.min() < 8:
+        return q
+    d = d / length[:, None]
+    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
+    outward = (((a + b) / 2 - q.mean(axis=0)) * n).sum(axis=1) < 0
+    n[outward] *= -1
+    base = a[:, None, :] + SNAP_T[None, :, None] * (b - a)[:, None, :]
+    pts = base[:, :, None, :] + SNAP_OFFSETS[None, None, :, None] * n[:, None, None, :]
+    pts = pts.reshape(4 * len(SNAP_T), len(SNAP_OFFSETS), 2)
+    bgr = cv2.remap(frame, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    prof = bgr.astype(np.float32).reshape(4, len(SNAP_T), len(SNAP_OFFSETS), 3)
+    grad = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3)
+    j = np.argmax(grad, axis=2)
+    steep = np.take_along_axis(grad, j[..., None], axis=2)[..., 0]
+    ok = (steep >= min_step) & (j > 0) & (j < grad.shape[2] - 1)
+    jc = np.clip(j, 1, grad.shape[2] - 2)
+    g0 = np.take_along_axis(grad, (jc - 1)[..., None], axis=2)[..., 0]
+    g1 = np.take_along_axis(grad, jc[..., None], axis=2)[..., 0]
+    g2 = np.take_along_axis(grad, (jc + 1)[..., None], axis=2)[..., 0]
+    denom = g0 - 2 * g1 + g2
+    safe = np.where(np.abs(denom) > 1e-6, denom, 1.0)
+    frac = np.clip(np.where(np.abs(denom) > 1e-6, 0.5 * (g0 - g2) / safe, 0.0), -1, 1)
+    off = SNAP_OFFSETS[0] + (jc + 1 + frac) * 0.5
+    edge = base + off[..., None] * n[:, None, :]
+    lines = []
+    for i in range(4):
+        if ok[i].sum() < 6:
+            lines.append((a[i], d[i]))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(edge[i][ok[i]].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    out = []
+    for i in range(4):
+        p = _crossing(lines[i - 1], lines[i])
+        out.append(q[i] if p is None or np.linalg.norm(p - q[i]) > 6 else p)
+    return np.array(out, np.float32)
+
+
+def _crossing(l1, l2):
+    (p, u), (r, v) = l1, l2
+    det = float(u[1] * v[0] - u[0] * v[1])
+    if abs(det) < 1e-6:
+        return None
+    wx, wy = float(r[0] - p[0]), float(r[1] - p[1])
+    t = (wy * v[0] - wx * v[1]) / det
+    return np.array([p[0] + t * u[0], p[1] + t * u[1]], np.float32)
