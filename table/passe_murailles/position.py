@@ -77,6 +77,8 @@ class Geometry:
         self.holes = [[0]] + [
             [_mask(h + off for h in s.holes if 0 <= h + off < w) for off in s.offsets()] for s in profile.slides
         ]
+        scores = [v for b in BOARD_POSITIONS for v in profile.board_scores[b]]
+        self.mean_points = sum(scores) / len(scores)  # an average landing, for the search's estimate
         self.drop_columns = _Table(lambda m: [c for c in range(w) if m >> c & 1], w)
         self.points = {b: _Table(lambda m, row=profile.board_scores[b]: _points(row, m), w) for b in BOARD_POSITIONS}
 
