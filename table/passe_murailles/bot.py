@@ -25,6 +25,7 @@ searched), so ``choose`` leaves it exactly as it found it.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 
 LEVELS = (1, 2, 3, 4, 5)
 DEPTHS = {2: 1, 3: 2, 4: 4, 5: 64}  # plies searched per level (level 5: until the budget runs out)
+MARGIN_S = 0.003  # kept back for the last clock check and the answer
 
 
 @dataclass(frozen=True)
@@ -64,9 +66,11 @@ def choose(game: Game, level: int = 5, budget_s: float = 0.2, rng: random.Random
 
 
 def bot_turn(game: Game, level: int = 5, budget_s: float = 0.2, rng: random.Random | None = None,
-             searcher: Searcher | None = None) -> BotTurn:
+             searcher: Searcher | None = None, max_nodes: int | None = None) -> BotTurn:
     """:func:`choose` with the sentence to show on the page and on ``/tv``. Pass the same
-    ``searcher`` for every move of a game to keep its transposition table."""
+    ``searcher`` for every move of a game to keep its transposition table; ``max_nodes``
+    bounds the search by positions instead of (as well as) time, for repeatable matches."""
+    started = time.perf_counter()
     if level not in LEVELS:
         raise ValueError(f"the bot's level is 1 to 5, not {level!r} / le niveau du robot va de 1 à 5, pas {level!r}")
     if game.is_over():
@@ -76,7 +80,9 @@ def bot_turn(game: Game, level: int = 5, budget_s: float = 0.2, rng: random.Rand
     if level == 1:
         move, depth, value = beginner_move(pos, rng or random.Random(hash(pos.key()))), 0, 0.0
     else:
-        result = (searcher or Searcher()).search(pos, max_depth=DEPTHS[level], budget_s=budget_s)
+        # The budget counts from the call: reading the game and the clock checks come out of it.
+        left = max(0.0, budget_s - (time.perf_counter() - started) - MARGIN_S)
+        result = (searcher or Searcher()).search(pos, max_depth=DEPTHS[level], budget_s=left, max_nodes=max_nodes)
         move, depth, value = result.move, result.depth, result.value
     action = action_of(move)
     words = phrases.ask(action, colour=game.current_player, board=game.frame.board_position)

@@ -24,7 +24,7 @@ INF = float("inf")
 EXACT, LOWER, UPPER = 0, 1, 2
 # A peg in slide s is worth FRAME_SHARE * s / 5 of an average landing: deeper pegs fall sooner.
 FRAME_SHARE = 0.5
-CHECK_EVERY = 512  # nodes between clock checks
+CHECK_EVERY = 256  # nodes between clock checks (about 1 ms here)
 
 
 class _OutOfTime(Exception):
@@ -51,18 +51,24 @@ class Searcher:
         self.table_limit = table_limit
         self.nodes = 0
         self._deadline = INF
+        self._node_limit = INF
+        self._geo = None
 
-    def search(self, pos: Position, max_depth: int = 64, budget_s: float | None = None) -> SearchResult:
-        """Deepen 1, 2, ... up to ``max_depth`` plies or until ``budget_s`` runs out (the last
-        finished depth decides). ``pos`` is left as it was found."""
+    def search(self, pos: Position, max_depth: int = 64, budget_s: float | None = None,
+               max_nodes: int | None = None) -> SearchResult:
+        """Deepen 1, 2, ... up to ``max_depth`` plies or until ``budget_s`` seconds or
+        ``max_nodes`` positions are spent (the last finished depth decides; a node budget
+        gives the same move on any machine, whatever else runs). ``pos`` is left as found."""
         moves = pos.legal_moves()
         if not moves:
             raise ValueError("the game is over: there is no move to search")
         start = time.perf_counter()
         self._deadline = INF if budget_s is None else start + budget_s
+        self._node_limit = INF if max_nodes is None else max_nodes
         self.nodes = 0
-        if len(self.table) > self.table_limit:
-            self.table.clear()
+        if len(self.table) > self.table_limit or pos.geo is not self._geo:
+            self.table.clear()  # keys leave the geometry out: a table serves one profile
+            self._geo = pos.geo
         ply = pos.ply()
         best: SearchResult | None = None
         for depth in range(1, max_depth + 1):
@@ -104,7 +110,7 @@ class Searcher:
 
     def _negamax(self, pos: Position, depth: int, alpha: float, beta: float) -> float:
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self._deadline:
+        if self.nodes % CHECK_EVERY == 0 and (time.perf_counter() > self._deadline or self.nodes > self._node_limit):
             raise _OutOfTime
         if depth <= 0:
             return evaluate(pos, pos.cur)

@@ -8,7 +8,7 @@ from table.passe_murailles import DropPeg, Game, MoveBoard, MoveSlide, load_prof
 from table.passe_murailles.bot import LEVELS, beginner_move, bot_turn, choose
 from table.passe_murailles.position import OVER, Position
 from table.passe_murailles.profile import random_profile
-from table.passe_murailles.search import INF, Searcher, evaluate, terminal_value
+from table.passe_murailles.search import CHECK_EVERY, INF, Searcher, evaluate, terminal_value
 
 SHIPPED = load_profile(None)
 SMALL = load_profile(profile_dict(
@@ -125,3 +125,19 @@ def test_the_bot_refuses_a_bad_level_and_a_finished_game():
     game.apply(MoveSlide(1, -1))
     with pytest.raises(ValueError, match="over"):
         choose(game)
+
+
+def test_a_node_budget_gives_the_same_move_every_time_and_stops_near_it():
+    pos = Position.from_game(random_positions(1, seed=4)[0])
+    first = Searcher().search(pos, max_nodes=2000)
+    again = Searcher().search(pos, max_nodes=2000)
+    assert (first.move, first.value, first.depth) == (again.move, again.value, again.depth)
+    assert first.nodes <= 2000 + CHECK_EVERY and first.depth >= 2
+
+
+def test_one_searcher_serves_games_on_different_profiles_without_mixing_them_up():
+    searcher = Searcher()
+    for game in random_positions(30, seed=12):
+        pos = Position.from_game(game)
+        shared = searcher.search(pos, max_depth=3)
+        assert shared.value == pytest.approx(Searcher().search(pos, max_depth=3).value)
