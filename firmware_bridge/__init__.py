@@ -17,6 +17,6 @@ from firmware_bridge.positions import NotchMap
 from firmware_bridge.protocol import PROTOCOL_VERSION, Frame, FrameParser, crc16, encode_frame
 
 __all__ = [
-    "Bridge", "LinkHealth", "LinkState", "NotchMap", "Frame", "FrameParser", "crc16",
-    "encode_frame", "PROTOCOL_VERSION", "DEFAULT_THRESHOLDS", "MessageError",
+    "DEFAULT_THRESHOLDS", "PROTOCOL_VERSION", "Bridge", "Frame", "FrameParser", "LinkHealth", "LinkState",
+    "MessageError", "NotchMap", "crc16", "encode_frame",
 ]

@@ -36,6 +36,7 @@ class Bridge:
     def __init__(self, port: str, on_observation: Callable[[Observation], None], *,
                  baudrate: int = 115200, clock: Callable[[], float] = time.time,
                  notch_offset: int = -2, notches: int = msg.NOTCHES, slides: int = msg.SLIDES,
+                 holes: int = msg.HOLES,
                  known_positions: dict[str, object] | None = None,
                  retry_interval_s: float = 0.25, read_timeout_s: float = 0.02,
                  silence_timeout_s: float = 1.5, reopen_after_s: float = 4.0,
@@ -52,7 +53,7 @@ class Bridge:
         self._reopen_after_s = reopen_after_s
         self._serial_factory = serial_factory
         self._link = LinkState(notch_map=NotchMap(notch_offset=notch_offset, notches=notches),
-                               slides=slides, snapshot_retry_s=snapshot_retry_s,
+                               slides=slides, holes=holes, snapshot_retry_s=snapshot_retry_s,
                                silence_timeout_s=silence_timeout_s, known_positions=known_positions)
         self._link.health.port = port
         self._lock = threading.Lock()         # guards self._link
@@ -86,6 +87,17 @@ class Bridge:
         """Last known positions: ``{"slides": {1: offset|None, ...}, "board": 1..3|None}``."""
         with self._lock:
             return self._link.positions()
+
+    def drop_counts(self) -> list[int] | None:
+        """Each top hole's drop count as last reported (``known_positions["drops"]``)."""
+        with self._lock:
+            return self._link.drop_counts()
+
+    @property
+    def refused(self) -> str | None:
+        """Why the board is refused (another protocol version...), English / French."""
+        with self._lock:
+            return self._link.refused
 
     def request_snapshot(self) -> None:
         """Ask the board for a full state now (positions that differ will be reported)."""

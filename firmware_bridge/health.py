@@ -34,6 +34,10 @@ class LinkHealth:
     unknown_types: int = 0
     bad_content: int = 0         # right CRC, wrong content (dropped)
     naks: int = 0
+    drops: int = 0               # top-hole drops reported
+    recovered_drops: int = 0     # of which their own frame was lost (made up from a count)
+    stale_drops: int = 0         # DROP frames a full state had already made up for
+    refused: str | None = None   # why the board is refused (another protocol...), bilingual
     firmware: str | None = None
     firmware_version: str | None = None
     protocol_version: int | None = None
@@ -68,6 +72,10 @@ class LinkHealth:
             "unknown_types": self.unknown_types,
             "bad_content": self.bad_content,
             "naks": self.naks,
+            "drops": self.drops,
+            "recovered_drops": self.recovered_drops,
+            "stale_drops": self.stale_drops,
+            "refused": self.refused,
             "firmware": self.firmware,
             "firmware_version": self.firmware_version,
             "protocol_version": self.protocol_version,

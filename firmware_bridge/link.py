@@ -5,7 +5,10 @@ says what to send back (``take_outgoing``). It checks sequence numbers, asks for
 state after any gap, drops duplicates and stale frames, notices a silent board, and turns
 positions into :class:`~table.observations.Observation` objects — only when a position
 differs from what the host last reported, so a resync never produces spurious moves and
-an unknown position is never reported.
+an unknown position is never reported. Top-hole drops are counted per hole on both
+sides, so each one reaches the session exactly once: a lost ``DROP`` frame is made up
+for by the next full state or the next drop in that hole (``recovered`` in its data).
+A board speaking another protocol version is refused (:func:`refusal`).
 
     >>> link = LinkState()
     >>> link.on_connect(now=0.0); link.take_outgoing()[:7]
@@ -25,9 +28,36 @@ from firmware_bridge import messages as msg
 from firmware_bridge.health import LinkHealth
 from firmware_bridge.positions import NotchMap, check_board_position
 from firmware_bridge.protocol import PROTOCOL_VERSION, SEQ_MODULO, Frame, FrameParser
-from table.observations import BOARD, SLIDE, Observation
+from table.observations import BOARD, PEG_DROP, SLIDE, Observation
 
 log = logging.getLogger("firmware_bridge")
+
+
+def refusal(hello: msg.Hello, *, slides: int, notches: int, holes: int) -> str | None:
+    """Why this host cannot use the board that said ``hello`` (English / French), or None.
+
+        >>> old = msg.Hello("passeframe", "1.0.0", 1, 6, 5, "boot", 0, "p")
+        >>> text = refusal(old, slides=6, notches=5, holes=7)
+        >>> text.split(";")[0]
+        'incompatible sensor board refused: its firmware passeframe 1.0.0 speaks protocol 1, this passetable needs protocol 2'
+        >>> "le protocole 1, ce passetable demande le protocole 2" in text
+        True
+    """
+    fw = f"{hello.firmware} {hello.version}"
+    if hello.protocol != PROTOCOL_VERSION:
+        how = "make -C hardware/firmware flash"
+        return (f"incompatible sensor board refused: its firmware {fw} speaks protocol {hello.protocol}, this passetable "
+                f"needs protocol {PROTOCOL_VERSION}; flash the firmware of hardware/firmware ({how}) / "
+                f"carte capteurs incompatible refusée : son micrologiciel {fw} parle le protocole {hello.protocol}, ce "
+                f"passetable demande le protocole {PROTOCOL_VERSION} ; flashez le micrologiciel de "
+                f"hardware/firmware ({how})")
+    if (hello.slides, hello.notches, hello.holes) != (slides, notches, holes):
+        return (f"incompatible sensor board refused: its firmware {fw} is built for {hello.slides} slides, {hello.notches} "
+                f"notches and {hello.holes} top holes, this frame has {slides}, {notches} and {holes} / "
+                f"carte capteurs incompatible refusée : son micrologiciel {fw} est prévu pour {hello.slides} réglettes, "
+                f"{hello.notches} crans et {hello.holes} trous du haut, ce cadre en a {slides}, {notches} "
+                f"et {holes}")
+    return None
 
 
 def seq_after(a: int, b: int) -> bool:
@@ -38,12 +68,13 @@ def seq_after(a: int, b: int) -> bool:
 class LinkState:
     """Protocol state of one connection to the board (kept across reconnects)."""
 
-    def __init__(self, *, notch_map: NotchMap | None = None, slides: int = msg.SLIDES,
+    def __init__(self, *, notch_map: NotchMap | None = None, slides: int = msg.SLIDES, holes: int = msg.HOLES,
                  snapshot_retry_s: float = 0.05, hello_retry_s: float = 0.5,
                  silence_timeout_s: float = 1.5, poll_after_s: float = 0.6,
                  known_positions: dict[str, object] | None = None):
         self.notch_map = notch_map = notch_map or NotchMap()
         self.slides = slides
+        self.holes = holes
         self.snapshot_retry_s = snapshot_retry_s
         self.hello_retry_s = hello_retry_s
         self.silence_timeout_s = silence_timeout_s
@@ -64,6 +95,11 @@ class LinkState:
                 self._slides[int(slide)] = offset
             board = known_positions.get("board")
             self._board = None if board is None else check_board_position(board)  # type: ignore[arg-type]
+        # Each hole's drops as counted by the board (modulo 256) and already reported;
+        # None until a full state or a boot gives the baseline.
+        self._drops: list[int] | None = None
+        if known_positions and known_positions.get("drops") is not None:
+            self._drops = self._check_counts(known_positions["drops"])
         self._ever_synced = False
         self._outbox = bytearray()
         self._host_seq = 0
@@ -110,6 +146,16 @@ class LinkState:
         "board": position|None}``."""
         return {"slides": dict(self._slides), "board": self._board}
 
+    def drop_counts(self) -> list[int] | None:
+        """Each top hole's drop count (modulo 256) as last reported, or None before the
+        first full state; give it back as ``known_positions["drops"]`` after a restart."""
+        return None if self._drops is None else list(self._drops)
+
+    @property
+    def refused(self) -> str | None:
+        """Why the board is refused (bilingual), or None."""
+        return self.health.refused
+
     @property
     def in_sync(self) -> bool:
         return self.health.in_sync
@@ -136,6 +182,8 @@ class LinkState:
             if now - self._hello_sent_at >= self.hello_retry_s:
                 self._send_hello(now)
             return
+        if h.refused:
+            return  # nothing to ask a refused board; a HELLO again only if it falls silent
         overdue = now - last > self.poll_after_s
         if (not h.in_sync or overdue) and (self._snapshot_sent_at is None
                                            or now - self._snapshot_sent_at >= self.snapshot_retry_s):
@@ -153,7 +201,8 @@ class LinkState:
     def _handle(self, frame: Frame, now: float, wall: float, out: list[Observation]) -> None:
         h = self.health
         try:
-            message = msg.decode_device_frame(frame, slides=self.slides, notches=self.notch_map.notches)
+            message = msg.decode_device_frame(frame, slides=self.slides, notches=self.notch_map.notches,
+                                              holes=self.holes)
         except msg.MessageError as exc:
             h.bad_content += 1
             log.debug("dropped %s %d: %s", frame.type, frame.seq, exc)
@@ -180,6 +229,8 @@ class LinkState:
             self._on_state(frame.seq, message, wall, out)
         elif isinstance(message, msg.Change):
             self._on_change(message, wall, out)
+        elif isinstance(message, msg.Drop):
+            self._on_drop(message, wall, out)
         else:
             self._on_reply(message)
 
@@ -204,15 +255,16 @@ class LinkState:
         h = self.health
         h.firmware, h.firmware_version = hello.firmware, hello.version
         h.protocol_version, h.reset_cause = hello.protocol, hello.reset_cause
-        self._compatible = (hello.protocol == PROTOCOL_VERSION and hello.slides == self.slides
-                            and hello.notches == self.notch_map.notches)
-        if not self._compatible:
-            h.last_error = (f"incompatible board: protocol {hello.protocol}, {hello.slides} slides, "
-                            f"{hello.notches} notches (expected {PROTOCOL_VERSION}, {self.slides}, "
-                            f"{self.notch_map.notches}); positions ignored")
-            log.error(h.last_error)
+        why_not = refusal(hello, slides=self.slides, notches=self.notch_map.notches, holes=self.holes)
+        self._compatible = why_not is None
+        if why_not and why_not != h.refused:
+            log.error(why_not)
+        h.refused = why_not
+        if why_not:
+            h.last_error = why_not
         if hello.why == "boot":
             h.board_resets += 1
+            self._drops = [0] * self.holes  # the board counts from 0 at boot
         # Until a full state follows, the host cannot know what changed meanwhile.
         self._hello_seen = True
         self._last_seq = frame.seq
@@ -231,6 +283,11 @@ class LinkState:
         h = self.health
         if self._ever_synced:
             h.corrections += len(out) - before
+        if state.drops is not None:
+            if self._drops is None:
+                self._drops = list(state.drops)  # first contact: drops before it are not ours
+            for column, count in enumerate(state.drops):
+                self._catch_up_drops(column, count, state.mcu_ms, wall, out)
         self._ever_synced = True
         if self._hole is None or seq_after(seq, self._hole):
             if not h.in_sync:
@@ -245,6 +302,55 @@ class LinkState:
             self._report_board(change.board, change.mcu_ms, wall, out)
         else:
             self._report_slide(change.slide, change.notch, change.mcu_ms, wall, out)
+
+    def _on_drop(self, drop: msg.Drop, wall: float, out: list[Observation]) -> None:
+        if not self._compatible:
+            return
+        before = (drop.count - 1) % msg.DROP_COUNT_MODULO
+        if self._drops is None:
+            self._drops = [0] * self.holes
+            self._drops[drop.column] = before
+        missing = (drop.count - self._drops[drop.column]) % msg.DROP_COUNT_MODULO
+        if missing == 0:
+            self.health.stale_drops += 1  # already reported (a full state brought it)
+            return
+        if missing >= msg.DROP_COUNT_MODULO // 2:
+            self._restarted(drop.column, before)
+        self._catch_up_drops(drop.column, before, drop.mcu_ms, wall, out)
+        self._catch_up_drops(drop.column, drop.count, drop.mcu_ms, wall, out, recovered=False)
+
+    def _restarted(self, column: int, count: int) -> None:
+        assert self._drops is not None
+        log.warning("top hole %d: board count %d is behind the host's %d (a restart not seen); counting from it",
+                    column, count, self._drops[column])
+        self._drops[column] = count
+
+    def _catch_up_drops(self, column: int, count: int, mcu_ms: int, wall: float, out: list[Observation],
+                        *, recovered: bool = True) -> int:
+        """Report the drops of ``column`` between what was reported and the board's
+        ``count``; returns how many. A count far behind means the board restarted
+        without the host seeing its boot HELLO: take it as the new baseline."""
+        assert self._drops is not None
+        missing = (count - self._drops[column]) % msg.DROP_COUNT_MODULO
+        if missing >= msg.DROP_COUNT_MODULO // 2:
+            self._restarted(column, count)
+            return 0
+        for _ in range(missing):
+            self._drops[column] = (self._drops[column] + 1) % msg.DROP_COUNT_MODULO
+            data: dict[str, object] = {"column": column, "mcu_ms": mcu_ms, "count": self._drops[column]}
+            if recovered:
+                data["recovered"] = True  # its frame was lost: mcu_ms is when the board told the count
+                self.health.recovered_drops += 1
+            self.health.drops += 1
+            out.append(Observation(kind=PEG_DROP, t=wall, source="serial", data=data))
+        return missing
+
+    def _check_counts(self, counts: object) -> list[int]:
+        values = list(counts)  # type: ignore[call-overload]
+        if len(values) != self.holes or not all(isinstance(v, int) and 0 <= v < msg.DROP_COUNT_MODULO
+                                                for v in values):
+            raise ValueError(f"known drop counts {counts!r}: {self.holes} numbers 0..255 expected")
+        return values
 
     def _on_reply(self, reply: msg.Reply) -> None:
         if reply.type == "ACK":

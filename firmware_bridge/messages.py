@@ -8,6 +8,9 @@ commands; the pure-Python simulated board does the opposite. The C firmware
     >>> [frame] = FrameParser().feed(encode_change(5, mcu_ms=900, slide=3, notch=4))
     >>> decode_device_frame(frame)
     Change(mcu_ms=900, slide=3, notch=4, board=None)
+    >>> [frame] = FrameParser().feed(encode_drop(6, mcu_ms=950, column=2, count=1))
+    >>> decode_device_frame(frame)
+    Drop(mcu_ms=950, column=2, count=1)
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from firmware_bridge.protocol import PROTOCOL_VERSION, Frame, encode_frame
 
 SLIDES = 6
 NOTCHES = 5
+HOLES = 7            # top-hole sensors, one over each column of the frame's window
+DROP_COUNT_MODULO = 256  # the board counts each hole's drops since boot, modulo this
 UNKNOWN = "?"
 HEARTBEAT_PERIOD_S = 0.5
 
@@ -43,17 +48,20 @@ class Hello:
     why: str          # "boot" (the board just started) or "req" (answer to the host)
     mcu_ms: int
     reset_cause: str  # what reset the MCU: letters p(ower) e(xternal) b(rown-out) w(atchdog), or "-"
+    holes: int = 0    # top-hole sensors (0: a protocol-1 board, which has none)
 
 
 @dataclass(frozen=True)
 class State:
     """A full picture (``SNAP`` or heartbeat ``HB``): notch index per slide, board position;
-    ``None`` where the board does not know (a slide between notches since boot)."""
+    ``None`` where the board does not know (a slide between notches since boot);
+    ``drops``: each top hole's drop count since boot (modulo 256), ``None`` if absent."""
 
     mcu_ms: int
     notches: tuple[int | None, ...]
     board: int | None
     why: str  # "boot", "req" or "hb"
+    drops: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,16 @@ class Change:
 
 
 @dataclass(frozen=True)
+class Drop:
+    """A peg went into the top hole over ``column`` (0-based); ``count`` is that hole's
+    drop count since boot, this one included (modulo 256)."""
+
+    mcu_ms: int
+    column: int
+    count: int
+
+
+@dataclass(frozen=True)
 class Reply:
     """``PONG``, ``ACK`` or ``NAK``: the board answering a host command."""
 
@@ -75,7 +93,7 @@ class Reply:
     fields: dict[str, str]
 
 
-DEVICE_TYPES = ("HELLO", "SNAP", "HB", "EV", "PONG", "ACK", "NAK")
+DEVICE_TYPES = ("HELLO", "SNAP", "HB", "EV", "DROP", "PONG", "ACK", "NAK")
 HOST_TYPES = ("HELLO", "SNAP", "PING", "SET")
 
 
@@ -97,9 +115,18 @@ def _position(text: str, lo: int, hi: int) -> int | None:
     return int(text)
 
 
-def decode_device_frame(frame: Frame, *, slides: int = SLIDES, notches: int = NOTCHES):
-    """A :class:`Hello`, :class:`State`, :class:`Change` or :class:`Reply`; ``None`` for a
-    type this host does not know (the caller warns and goes on)."""
+def _drop_counts(text: str | None, holes: int) -> tuple[int, ...] | None:
+    if text is None:
+        return None
+    items = text.split(",")
+    if len(items) != holes or not all(x.isdigit() and len(x) <= 3 and int(x) < DROP_COUNT_MODULO for x in items):
+        raise MessageError(f"drop counts {text!r}: {holes} numbers 0..{DROP_COUNT_MODULO - 1} expected")
+    return tuple(int(x) for x in items)
+
+
+def decode_device_frame(frame: Frame, *, slides: int = SLIDES, notches: int = NOTCHES, holes: int = HOLES):
+    """A :class:`Hello`, :class:`State`, :class:`Change`, :class:`Drop` or :class:`Reply`;
+    ``None`` for a type this host does not know (the caller warns and goes on)."""
     if frame.type not in DEVICE_TYPES:
         return None
     f = frame.fields
@@ -108,14 +135,18 @@ def decode_device_frame(frame: Frame, *, slides: int = SLIDES, notches: int = NO
         return Hello(firmware=f.get("fw", "?"), version=f.get("ver", "?"),
                      protocol=_int(f, "proto", 0, 255), slides=_int(f, "slides", 1, 16),
                      notches=_int(f, "notches", 1, 9), why=f.get("why", "?"),
-                     mcu_ms=mcu_ms, reset_cause=f.get("rst", "-"))
+                     mcu_ms=mcu_ms, reset_cause=f.get("rst", "-"),
+                     holes=_int(f, "holes", 0, 16) if "holes" in f else 0)
     if frame.type in ("SNAP", "HB"):
         items = f.get("s", "").split(",")
         if len(items) != slides or "b" not in f:
             raise MessageError(f"a state needs {slides} slides and a board: {f}")
         return State(mcu_ms=mcu_ms, notches=tuple(_position(x, 0, notches - 1) for x in items),
                      board=_position(f["b"], 1, 3),
-                     why="hb" if frame.type == "HB" else f.get("why", "req"))
+                     why="hb" if frame.type == "HB" else f.get("why", "req"),
+                     drops=_drop_counts(f.get("d"), holes))
+    if frame.type == "DROP":
+        return Drop(mcu_ms=mcu_ms, column=_int(f, "c", 0, holes - 1), count=_int(f, "n", 0, DROP_COUNT_MODULO - 1))
     if frame.type == "EV":
         keys = [k for k in f if k != "t"]
         if len(keys) != 1:
@@ -142,15 +173,22 @@ def _pos_text(value: int | None) -> str:
 
 
 def encode_hello(seq: int, *, mcu_ms: int, firmware: str, version: str, why: str,
-                 slides: int = SLIDES, notches: int = NOTCHES, reset_cause: str = "-") -> bytes:
-    return encode_frame("HELLO", seq, [
-        ("t", mcu_ms), ("fw", firmware), ("ver", version), ("proto", PROTOCOL_VERSION),
-        ("slides", slides), ("notches", notches), ("boards", 3), ("why", why), ("rst", reset_cause)])
+                 slides: int = SLIDES, notches: int = NOTCHES, reset_cause: str = "-",
+                 holes: int | None = HOLES, protocol: int = PROTOCOL_VERSION) -> bytes:
+    """``holes=None`` and ``protocol=1`` give what a protocol-1 board said (tests)."""
+    fields: list[tuple[str, object]] = [
+        ("t", mcu_ms), ("fw", firmware), ("ver", version), ("proto", protocol),
+        ("slides", slides), ("notches", notches), ("boards", 3)]
+    if holes is not None:
+        fields.append(("holes", holes))
+    return encode_frame("HELLO", seq, [*fields, ("why", why), ("rst", reset_cause)])
 
 
 def encode_state(type_: str, seq: int, *, mcu_ms: int, notches: tuple[int | None, ...],
-                 board: int | None, why: str | None = None) -> bytes:
+                 board: int | None, why: str | None = None, drops: tuple[int, ...] | None = None) -> bytes:
     fields = [("t", mcu_ms), ("s", ",".join(_pos_text(n) for n in notches)), ("b", _pos_text(board))]
+    if drops is not None:
+        fields.append(("d", ",".join(str(n % DROP_COUNT_MODULO) for n in drops)))
     if why is not None:
         fields.append(("why", why))
     return encode_frame(type_, seq, fields)
@@ -161,6 +199,10 @@ def encode_change(seq: int, *, mcu_ms: int, slide: int | None = None, notch: int
     if board is not None:
         return encode_frame("EV", seq, [("t", mcu_ms), ("b", board)])
     return encode_frame("EV", seq, [("t", mcu_ms), (f"s{slide}", notch)])
+
+
+def encode_drop(seq: int, *, mcu_ms: int, column: int, count: int) -> bytes:
+    return encode_frame("DROP", seq, [("t", mcu_ms), ("c", column), ("n", count % DROP_COUNT_MODULO)])
 
 
 def encode_reply(type_: str, seq: int, *, mcu_ms: int, fields: list[tuple[str, object]]) -> bytes:

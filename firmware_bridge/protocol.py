@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: top-hole drops (DROP, the d= counts of SNAP/HB, holes= in HELLO)
 SEQ_MODULO = 65536
 # Longest frames, ``$`` to ``\n`` included. The MCU has 2 KiB of RAM, so what the host
 # sends it is kept short; what the board sends fits the longest HELLO with room to spare.

@@ -6,7 +6,13 @@ to what the board sends and can be changed while it runs.
 
     >>> board = SimulatedBoard(faults=Faults(drop_byte=0.01), seed=1).start()
     >>> bridge = Bridge(board.port, session.submit).start()   # doctest: +SKIP
-    >>> board.set_slide(3, +1); board.unplug(); board.plug(); board.stop()
+    >>> board.set_slide(3, +1); board.drop_peg(4); board.unplug(); board.plug(); board.stop()
+
+``drop_peg(column)`` is a peg going into the top hole over ``column`` (0-based): it
+drives that hole's sensor input (``hardware.sim.top_holes``), and the drop the firmware
+counts goes out as a ``DROP`` frame. ``hole_faults`` (:class:`HoleFaults`, switchable
+while running) makes sensors miss pegs, chatter, or see a peg while the previous one is
+still in view.
 
 ``unplug()`` imitates a USB cable being pulled from a USB-powered board: the port
 disappears (the bridge's reads fail, the path vanishes) and the MCU loses power;
@@ -23,11 +29,13 @@ import threading
 import time
 
 from firmware_bridge.positions import NotchMap, check_board_position
+from firmware_bridge.protocol import PROTOCOL_VERSION
 from hardware.sim.board_model import BoardModel
 from hardware.sim.faults import FaultInjector, Faults
 from hardware.sim.pty_port import PtyPort
+from hardware.sim.top_holes import HoleFaults, TopHoles
 
-__all__ = ["SimulatedBoard", "Faults"]
+__all__ = ["Faults", "HoleFaults", "SimulatedBoard"]
 
 
 class SimulatedBoard:
@@ -36,21 +44,26 @@ class SimulatedBoard:
     def __init__(self, *, faults: Faults | None = None, seed: int = 0,
                  slides_start: tuple[int, ...] = (0,) * 6, board_start: int = 2,
                  link_path: str | None = None, notch_offset: int = -2, notches: int = 5,
-                 heartbeat_s: float = 0.5):
+                 heartbeat_s: float = 0.5, holes: int = 7, hole_faults: HoleFaults | None = None,
+                 clock=time.monotonic, protocol: int = PROTOCOL_VERSION):
         self.notch_map = NotchMap(notch_offset=notch_offset, notches=notches)
         if len(slides_start) != 6:
             raise ValueError(f"slides_start needs 6 offsets, got {len(slides_start)}")
         self.faults = faults if faults is not None else Faults()
         self._rng = random.Random(seed)
         self._line = FaultInjector(self.faults, self._rng)
+        self._clock = clock
+        self.hole_faults = hole_faults if hole_faults is not None else HoleFaults()
+        self._holes = TopHoles(holes, faults=self.hole_faults, rng=random.Random(seed * 7919 + 1))
         self._model = BoardModel(notches=tuple(self.notch_map.to_notch(o) for o in slides_start),
-                                 board=check_board_position(board_start),
+                                 board=check_board_position(board_start), holes=holes,
                                  notch_count=notches, heartbeat_ms=round(heartbeat_s * 1000))
+        self._model.protocol = protocol  # 1: a board flashed before the top holes (tests)
         self._port = PtyPort(link_path)
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._boot_at = time.monotonic()
+        self._boot_at = self._made_at = clock()
         self._stalled_until = 0.0
         self._replug_at: float | None = None
         self.frames_sent = 0
@@ -80,9 +93,36 @@ class SimulatedBoard:
             self._port.cleanup()
 
     def set_slide(self, slide: int, offset: int) -> None:
+        """Bring a slide to rest at ``offset``; moving the top slide (1) carries the pegs
+        resting in its holes into other sensors' view, which the firmware does not count."""
         notch = self.notch_map.to_notch(offset)
         with self._lock:
+            if slide == 1 and self._model.notches[0] is not None:
+                self._count(self._holes.carry(notch - self._model.notches[0], self._sensor_ms()))
             self._emit(self._model.set_slide(slide, notch, self._ms()))
+
+    def drop_peg(self, column: int, *, rests: bool = False) -> None:
+        """A peg goes into the top hole over ``column`` (0-based, as in ``peg_drop``);
+        ``rests``: it stays in the hole (on slide 2 or on a peg) until :meth:`clear_hole`
+        or a move of the top slide takes it out of the sensor's view."""
+        with self._lock:
+            self._count(self._holes.drop(column, self._sensor_ms(), rests=rests))
+
+    def clear_hole(self, column: int) -> None:
+        """The peg resting in the top hole over ``column`` fell out of the sensor's view."""
+        with self._lock:
+            self._count(self._holes.clear(column, self._sensor_ms()))
+
+    def drop_counts(self) -> tuple[int, ...]:
+        """Drops the firmware counted per top hole since boot (what it reports)."""
+        with self._lock:
+            return tuple(self._model.drops)
+
+    @property
+    def hole_stats(self) -> dict[str, int]:
+        """Drops asked for and the top-hole faults that struck."""
+        with self._lock:
+            return dict(self._holes.stats)
 
     def set_board(self, position: int) -> None:
         with self._lock:
@@ -120,16 +160,25 @@ class SimulatedBoard:
     # ---- inside ---------------------------------------------------------------------
 
     def _ms(self) -> int:
-        return int((time.monotonic() - self._boot_at) * 1000)
+        return int((self._clock() - self._boot_at) * 1000)
+
+    def _sensor_ms(self) -> int:
+        """What the top-hole sensors see runs on, whatever the MCU does (never resets)."""
+        return int((self._clock() - self._made_at) * 1000)
+
+    def _count(self, columns: list[int]) -> None:
+        for column in columns:
+            self._emit(self._model.drop(column, self._ms()))
 
     def _boot(self, cause: str) -> None:
-        self._boot_at = time.monotonic()
+        self._boot_at = self._clock()
+        self._holes.reboot(self._sensor_ms())
         self._stalled_until = 0.0
         self._line.discard_held()
         self._emit(self._model.boot(0, cause))
 
     def _emit(self, frames: list[bytes]) -> None:
-        now = time.monotonic()
+        now = self._clock()
         for frame in frames:
             if not self._port.is_open or now < self._stalled_until:
                 self.frames_lost += 1
@@ -160,7 +209,7 @@ class SimulatedBoard:
             except (OSError, ValueError):
                 pass  # the port was closed under our feet: next turn sees it
             with self._lock:
-                now = time.monotonic()
+                now = self._clock()
                 if self._replug_at is not None and now >= self._replug_at:
                     self.plug()
                 if not self._port.is_open:
@@ -168,6 +217,7 @@ class SimulatedBoard:
                 data = self._port.read()
                 if data:
                     self._emit(self._model.receive(data, self._ms()))
+                self._count(self._holes.tick(self._sensor_ms()))
                 self._emit(self._model.tick(self._ms()))
                 if now >= self._stalled_until:
                     self._port.write(self._line.flush())

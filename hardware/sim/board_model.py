@@ -1,16 +1,19 @@
 """The board's side of the protocol as the firmware speaks it, without I/O or clock.
 
 Mirrors ``hardware/firmware/passeframe/src/passeframe.c``: a HELLO and a full state at
-boot, one EV per settled change, a heartbeat carrying the full state every 500 ms, and
-answers to HELLO, SNAP, PING and SET. Positions are set directly (a slide "comes to rest"
-at a notch): the voltage decoding, hysteresis and settle time are the firmware's, tested
-in simavr.
+boot, one EV per settled change, one DROP per counted top-hole drop, a heartbeat
+carrying the full state (with each hole's drop count) every 500 ms, and answers to
+HELLO, SNAP, PING and SET. Positions are set directly (a slide "comes to rest" at a
+notch) and drops are counted ones: the voltage decoding, hysteresis and settle time are
+the firmware's, tested in simavr; the top-hole sensors are ``top_holes``.
 
     >>> board = BoardModel()
     >>> [f[:6] for f in board.boot(now_ms=0)]
     [b'$HELLO', b'$SNAP ']
     >>> board.set_slide(3, 4, now_ms=20)[0][:9]
     b'$EV 2 t=2'
+    >>> board.drop(5, now_ms=30)[0][:20]
+    b'$DROP 3 t=30 c=5 n=1'
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from firmware_bridge import messages as msg
-from firmware_bridge.protocol import MAX_HOST_FRAME, SEQ_MODULO, FrameParser
+from firmware_bridge.protocol import MAX_HOST_FRAME, PROTOCOL_VERSION, SEQ_MODULO, FrameParser
 
 FIRMWARE_NAME = "passeframe-py"
-FIRMWARE_VERSION = "1.0.0"
+FIRMWARE_VERSION = "1.1.0"
 
 
 class BoardModel:
@@ -34,13 +37,15 @@ class BoardModel:
     def __init__(self, *, notches: tuple[int | None, ...] = (2,) * msg.SLIDES, board: int | None = 2,
                  notch_count: int = msg.NOTCHES, heartbeat_ms: int = 500,
                  firmware: str = FIRMWARE_NAME, version: str = FIRMWARE_VERSION,
-                 on_frame: Callable[[int, tuple], None] | None = None):
+                 on_frame: Callable[[int, tuple], None] | None = None, holes: int = msg.HOLES):
         self.notches = list(notches)
         self.board = board
+        self.drops = [0] * holes  # each hole's drops since boot (the frames say them modulo 256)
         self.notch_count = notch_count
         self.heartbeat_ms = heartbeat_ms
         self.firmware = firmware
         self.version = version
+        self.protocol = PROTOCOL_VERSION  # 1: speak like a board flashed before the top holes
         self.thresholds = dict(msg.DEFAULT_THRESHOLDS)  # kept across resets, like EEPROM
         self.on_frame = on_frame
         self.seq = 0
@@ -58,6 +63,7 @@ class BoardModel:
         """Power-on or reset: the count restarts at 0, host bytes in flight are lost."""
         self.seq = 0
         self.reset_cause = reset_cause
+        self.drops = [0] * len(self.drops)
         self._parser = FrameParser(max_length=MAX_HOST_FRAME)
         self._next_heartbeat_ms = now_ms + self.heartbeat_ms
         return [self._hello(now_ms, "boot"), self._state("SNAP", now_ms, "boot")]
@@ -79,6 +85,14 @@ class BoardModel:
             return []
         self.board = position
         return [self._frame(lambda seq: msg.encode_change(seq, mcu_ms=now_ms, board=position))]
+
+    def drop(self, column: int, now_ms: int) -> list[bytes]:
+        """The firmware counted a drop in the top hole over ``column`` (0-based)."""
+        if not 0 <= column < len(self.drops):
+            raise ValueError(f"top hole {column} is not one of 0..{len(self.drops) - 1}")
+        self.drops[column] += 1
+        count = self.drops[column]
+        return [self._frame(lambda seq: msg.encode_drop(seq, mcu_ms=now_ms, column=column, count=count))]
 
     def tick(self, now_ms: int) -> list[bytes]:
         """The heartbeat, when due."""
@@ -130,11 +144,13 @@ class BoardModel:
     def _hello(self, now_ms: int, why: str) -> bytes:
         return self._frame(lambda seq: msg.encode_hello(
             seq, mcu_ms=now_ms, firmware=self.firmware, version=self.version, why=why,
-            slides=len(self.notches), notches=self.notch_count, reset_cause=self.reset_cause))
+            slides=len(self.notches), notches=self.notch_count, reset_cause=self.reset_cause,
+            holes=len(self.drops) if self.protocol >= 2 else None, protocol=self.protocol))
 
     def _state(self, type_: str, now_ms: int, why: str | None) -> bytes:
         return self._frame(lambda seq: msg.encode_state(
-            type_, seq, mcu_ms=now_ms, notches=tuple(self.notches), board=self.board, why=why))
+            type_, seq, mcu_ms=now_ms, notches=tuple(self.notches), board=self.board, why=why,
+            drops=tuple(self.drops) if self.protocol >= 2 else None))
 
     def _reply(self, type_: str, now_ms: int, fields: list[tuple[str, object]]) -> bytes:
         return self._frame(lambda seq: msg.encode_reply(type_, seq, mcu_ms=now_ms, fields=fields))

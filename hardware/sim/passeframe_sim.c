@@ -11,6 +11,8 @@
  *
  *   adc CH MV        analog input CH (0..7) to MV millivolts (AVCC is 5000 mV)
  *   pin PB LEVEL     drive pin PB (e.g. D2) to 0 (switch closed) or 1 (switch open)
+ *   pulse PB LEVEL US  drive pin PB to LEVEL for US microseconds of simulated time, then
+ *                    back to the other level (a peg passing a top-hole sensor: D4 0 12000)
  *   run              start the MCU (the harness starts halted, so inputs can be set first)
  *   reset            the reset button
  *   unplug           power off and remove the port (LINK_PATH disappears)
@@ -38,6 +40,7 @@
 #include <unistd.h>
 
 #include "sim_avr.h"
+#include "sim_cycle_timers.h"
 #include "sim_elf.h"
 #include "sim_irq.h"
 #include "avr_adc.h"
@@ -175,6 +178,16 @@ static void reapply_inputs(void)
         apply_pin(&sim.pins[i], 1);
 }
 
+/* End of a pulse: the pin goes back to the other level, on the simulated clock. */
+static avr_cycle_count_t pulse_end(avr_t *avr, avr_cycle_count_t when, void *param)
+{
+    (void)avr; (void)when;
+    driven_pin_t *p = param;
+    p->level = !p->level;
+    apply_pin(p, 0);
+    return 0;
+}
+
 /* The firmware never enables INT0/INT1, but simavr polls a low INT0/INT1 pin on every
  * cycle while the pins are in (default) low-level mode: a closed board switch on D2/D3
  * would cost most of a core. Level polling off; edges are unaffected. Needed after every
@@ -310,7 +323,7 @@ static int command(char *line)
     char name[16] = "";
     char arg1[16] = "";
     long arg2 = 0;
-    int n = sscanf(line, "%15s %15s %ld", name, arg1, &arg2);
+    int n = sscanf(line, "%15s %15s %ld", name, arg1, &arg2);  /* pulse reads its third below */
     if (n < 1)
         return 1;
     if (!strcmp(name, "adc") && n == 3) {
@@ -331,6 +344,20 @@ static int command(char *line)
         }
         p->level = (int)arg2;
         apply_pin(p, 0);
+    } else if (!strcmp(name, "pulse") && n == 3) {
+        char port_name[16] = "";
+        long level = -1, usec = 0;
+        driven_pin_t *p = NULL;
+        if (sscanf(line, "%*s %15s %ld %ld", port_name, &level, &usec) == 3 && strlen(port_name) == 2
+            && port_name[0] >= 'B' && port_name[0] <= 'D' && port_name[1] >= '0' && port_name[1] <= '7')
+            p = pin_slot(port_name[0], port_name[1] - '0');
+        if (!p || (level != 0 && level != 1) || usec < 1 || usec > 10000000) {
+            reply("err pulse B0..D7 0|1 1..10000000 us");
+            return 1;
+        }
+        p->level = (int)level;
+        apply_pin(p, 0);
+        avr_cycle_timer_register(sim.avr, (avr_cycle_count_t)usec * (FREQUENCY / 1000000u), pulse_end, p);
     } else if (!strcmp(name, "run")) {
         if (!sim.running) {
             sim.running = 1;

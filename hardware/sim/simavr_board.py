@@ -1,13 +1,14 @@
 """The real firmware ELF, run in simavr by the C harness, as a board on a pseudo-terminal.
 
 Same surface as :class:`hardware.sim_board.SimulatedBoard` (``.port``, ``start``,
-``stop``, ``set_slide``, ``set_board``, ``reset``, ``unplug``/``plug``), plus the raw
-inputs the firmware really reads: ``set_voltage`` (a slide's ladder, in millivolts) and
-``set_switches`` (the board's two switches).
+``stop``, ``set_slide``, ``set_board``, ``drop_peg``, ``clear_hole``, ``reset``,
+``unplug``/``plug``), plus the raw inputs the firmware really reads: ``set_voltage`` (a
+slide's ladder, in millivolts), ``set_switches`` (the board's two switches) and
+``set_hole``/``pulse_hole`` (a top-hole sensor's output pin).
 
     >>> board = SimavrBoard().start()   # builds firmware and harness  # doctest: +SKIP
     >>> bridge = Bridge(board.port, session.submit).start()        # doctest: +SKIP
-    >>> board.set_voltage(3, 3333); board.stop()                   # doctest: +SKIP
+    >>> board.set_voltage(3, 3333); board.drop_peg(4); board.stop()  # doctest: +SKIP
 
 Like a USB-powered Arduino, ``unplug()`` removes the port and powers the MCU off,
 ``plug()`` brings a new pty at the same path and boots it, and the MCU resets a moment
@@ -34,6 +35,10 @@ FIRMWARE_DIR = HARDWARE / "firmware"
 HARNESS_DIR = HARDWARE / "sim"
 AVCC_MV = 5000
 SWITCH_A, SWITCH_B = "D2", "D3"
+# Top-hole sensors, columns 0..6: Arduino D4..D7 (PD4..PD7) and D8..D10 (PB0..PB2), low
+# while the sensor sees a peg (WIRING.md). The harness names pins by AVR port and bit.
+HOLE_PINS = ("D4", "D5", "D6", "D7", "B0", "B1", "B2")
+PEG_SEEN_MS = 12.0  # a peg falling past a sensor
 REPLY_TIMEOUT_S = 10.0
 
 
@@ -64,7 +69,7 @@ def build(firmware_build: Path | None = None, harness_build: Path | None = None)
         fcntl.flock(lock, fcntl.LOCK_EX)
         for folder, out in ((FIRMWARE_DIR, fw_dir), (HARNESS_DIR, sim_dir)):
             done = subprocess.run(["make", "-s", "-C", str(folder), f"BUILD={out}"],
-                                  capture_output=True, text=True)
+                                  check=False, capture_output=True, text=True)
             if done.returncode != 0:
                 raise RuntimeError(f"make -C {folder} failed:\n{done.stdout}{done.stderr}")
     return fw_dir / "passeframe.elf", sim_dir / "passeframe_sim"
@@ -114,6 +119,8 @@ class SimavrBoard:
         for slide, mv in enumerate(self._voltages, 1):
             self.set_voltage(slide, mv)
         self._apply_board(self._board)
+        for column in range(len(HOLE_PINS)):
+            self.set_hole(column, False)   # declared so that a reset re-applies them
         self._command("run")
         return self
 
@@ -156,6 +163,36 @@ class SimavrBoard:
         """The raw board switches (A on D2, B on D3; closed pulls the pin low)."""
         self._command(f"pin {SWITCH_A} {0 if a_closed else 1}")
         self._command(f"pin {SWITCH_B} {0 if b_closed else 1}")
+
+    def drop_peg(self, column: int, *, rests: bool = False, seen_ms: float = PEG_SEEN_MS) -> None:
+        """A peg goes into the top hole over ``column``: its sensor sees it for ``seen_ms``
+        of simulated time (falls through), or until :meth:`clear_hole` (``rests``)."""
+        if rests:
+            self.set_hole(column, True)
+        else:
+            self.pulse_hole(column, seen_ms)
+
+    def clear_hole(self, column: int) -> None:
+        """The peg resting in the top hole over ``column`` leaves the sensor's view."""
+        self.set_hole(column, False)
+
+    def set_hole(self, column: int, seen: bool) -> None:
+        """The raw top-hole sensor output: low while it sees something."""
+        self._command(f"pin {self._hole_pin(column)} {0 if seen else 1}")
+
+    def pulse_hole(self, column: int, seen_ms: float) -> None:
+        """The sensor sees something for ``seen_ms`` of simulated time (timed by the harness,
+        so even a pulse shorter than the firmware's millisecond loop is exact)."""
+        micros = round(seen_ms * 1000)
+        if micros < 1:
+            raise ValueError(f"a pulse of {seen_ms} ms is too short")
+        self._command(f"pulse {self._hole_pin(column)} 0 {micros}")
+
+    @staticmethod
+    def _hole_pin(column: int) -> str:
+        if not 0 <= column < len(HOLE_PINS):
+            raise ValueError(f"top hole {column} is not one of 0..{len(HOLE_PINS) - 1}")
+        return HOLE_PINS[column]
 
     def _apply_board(self, position: int) -> None:
         # Position 1 = A closed, 2 = A and B, 3 = B (WIRING.md). Close before opening, so
@@ -205,9 +242,9 @@ class SimavrBoard:
             found = self._cond.wait_for(
                 lambda: next((r for r in self._replies if r.startswith(prefixes)), None)
                 or self._proc is None or self._proc.poll() is not None, REPLY_TIMEOUT_S)
-            if not isinstance(found, str):
-                raise RuntimeError(f"no {prefixes[0]!r} from the simavr harness")
-            return found
+            if isinstance(found, str):
+                return found
+            raise RuntimeError(f"no {prefixes[0]!r} from the simavr harness")
 
     def _read_replies(self) -> None:
         proc = self._proc

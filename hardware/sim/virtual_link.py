@@ -9,11 +9,13 @@ checks, as it goes, what the session would have received:
 * whenever the bridge says it is in sync, its view equals the board's true state as of
   the newest frame it accepted;
 * after every gap, the time until the bridge is back in sync (``recoveries``);
-* after each quiet period, the bridge's view equals the board's true state.
+* after each quiet period, the bridge's view equals the board's true state;
+* top-hole drops reach the session exactly once: never more than the board counted in
+  a hole (at any moment), and all of them after each quiet period.
 
     >>> report = VirtualLink(faults=Faults.corrupting(0.01), seed=3).run(min_frames=300)
-    >>> report.wrong, report.quiet_mismatches
-    ([], [])
+    >>> report.wrong, report.quiet_mismatches, report.drop_mismatches
+    ([], [], [])
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from hardware.sim.faults import FaultInjector, Faults
 from table.observations import Observation
 
 KEYS = ("s1", "s2", "s3", "s4", "s5", "s6", "b")
+MOVES = (*KEYS, "drop")
 
 
 @dataclass
@@ -40,6 +43,9 @@ class VirtualRunReport:
     sync_mismatches: list[str] = field(default_factory=list)   # in sync, yet not the truth
     quiet_mismatches: list[str] = field(default_factory=list)  # after a quiet period
     recoveries: list[float] = field(default_factory=list)      # gap → in sync, virtual seconds
+    drops: int = 0                                             # drops the board counted
+    drop_observations: int = 0                                 # peg_drop observations (recovered ones too)
+    drop_mismatches: list[str] = field(default_factory=list)   # more than counted, or missing after quiet
     virtual_s: float = 0.0
     health: dict[str, object] = field(default_factory=dict)
 
@@ -69,6 +75,7 @@ class VirtualLink:
         self._matched = dict.fromkeys(KEYS, -1)
         self._gaps_open: list[float] = []
         self._gaps_seen = 0
+        self._drops_seen = [0] * len(self.model.drops)
         self.now = 0.0
 
     # ---- the run --------------------------------------------------------------------
@@ -118,8 +125,11 @@ class VirtualLink:
         self._push(self.now + self.tick_s, "tick", None)
 
     def _on_move(self, _) -> None:
-        key = self.rng.choice(KEYS)
-        if key == "b":
+        key = self.rng.choice(MOVES)
+        if key == "drop":
+            frames = self.model.drop(self.rng.randrange(len(self.model.drops)), self._ms())
+            self.report.drops += 1
+        elif key == "b":
             position = self.model.board + self.rng.choice((-1, 1))
             if position not in (1, 2, 3):
                 return
@@ -147,6 +157,8 @@ class VirtualLink:
         truth = self._offsets(self.model.state())
         if self.link.positions() != truth:
             self.report.quiet_mismatches.append(f"t={self.now:.3f}: host {self.link.positions()} != {truth}")
+        if self._drops_seen != self.model.drops:
+            self.report.drop_mismatches.append(f"t={self.now:.3f}: drops {self._drops_seen} != {self.model.drops}")
 
     # ---- the line -------------------------------------------------------------------
 
@@ -180,6 +192,15 @@ class VirtualLink:
 
     def _check_observation(self, obs: Observation) -> None:
         self.report.observations += 1
+        if obs.kind == "peg_drop":
+            column = obs.data["column"]
+            self.report.drop_observations += 1
+            self._drops_seen[column] += 1
+            if self._drops_seen[column] > self.model.drops[column]:
+                self.report.drop_mismatches.append(
+                    f"t={obs.t:.3f}: drop {self._drops_seen[column]} in hole {column}, "
+                    f"the board counted {self.model.drops[column]}")
+            return
         if obs.kind == "board":
             key, value = "b", obs.data["position"]
         else:

@@ -27,18 +27,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from firmware_bridge import Bridge  # noqa: E402
-from firmware_bridge.link import LinkState  # noqa: E402
-from firmware_bridge.messages import encode_change, encode_state  # noqa: E402
-from firmware_bridge.protocol import FrameParser  # noqa: E402
-from hardware.sim.faults import Faults  # noqa: E402
-from hardware.sim.virtual_link import VirtualLink  # noqa: E402
-from hardware.sim_board import SimulatedBoard  # noqa: E402
+from firmware_bridge import Bridge
+from firmware_bridge.link import LinkState
+from firmware_bridge.messages import encode_change, encode_state
+from firmware_bridge.protocol import FrameParser
+from hardware.sim.faults import Faults
+from hardware.sim.virtual_link import VirtualLink
+from hardware.sim_board import SimulatedBoard
 
 
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def line(name: str, values: list[float], unit: str, scale: float = 1.0) -> None:
@@ -71,7 +71,7 @@ def bench_parser(repeats: int) -> None:
             else:
                 target = LinkState()
                 target.on_connect(0.0)
-                feed = lambda chunk, link=target: link.feed(chunk, 1.0)  # noqa: E731
+                feed = lambda chunk, link=target: link.feed(chunk, 1.0)
             t0, c0 = time.perf_counter(), time.process_time()
             for chunk in chunks:
                 feed(chunk)

@@ -11,6 +11,8 @@ import pytest
 from firmware_bridge import Bridge, MessageError
 from hardware.sim.faults import Faults
 from hardware.sim_board import SimulatedBoard
+from table.log import EventLog
+from table.observations import PEG_DROP
 from tests.support import Recorder, wait_until
 
 
@@ -26,14 +28,14 @@ def rig():
 
 
 def test_first_connection_reports_the_start_position(rig):
-    board, bridge, seen = rig
+    _board, bridge, seen = rig
     assert sorted(seen.moves()) == sorted([("slide", i, 0) for i in range(1, 7)] + [("board", None, 2)])
     assert all(o.source == "serial" and abs(o.t - time.time()) < 60 for o in seen.items)
     assert bridge.positions() == {"slides": {i: 0 for i in range(1, 7)}, "board": 2}
 
 
 def test_moves_become_observations(rig):
-    board, bridge, seen = rig
+    board, _bridge, seen = rig
     board.set_slide(3, 1)
     board.set_board(1)
     assert wait_until(lambda: len(seen.items) == 9)
@@ -65,7 +67,7 @@ def test_unplug_and_plug_reconnects_and_resyncs(rig):
 
 
 def test_health_is_json_with_the_panel_figures(rig):
-    board, bridge, seen = rig
+    board, bridge, _seen = rig
     health = json.loads(json.dumps(bridge.health()))
     for key in ("connected", "port", "frames", "crc_errors", "too_long", "gaps", "resyncs",
                 "reconnects", "last_heartbeat_age_s", "firmware", "firmware_version", "unknown_types"):
@@ -75,7 +77,7 @@ def test_health_is_json_with_the_panel_figures(rig):
 
 
 def test_thresholds_are_sent_and_acknowledged(rig):
-    board, bridge, seen = rig
+    board, bridge, _seen = rig
     bridge.set_thresholds(settle=80, band=20)
     assert wait_until(lambda: bridge.health()["thresholds"] == {"band": 20, "hold": 60, "settle": 80, "debounce": 20})
     assert board.thresholds["settle"] == 80
@@ -102,7 +104,7 @@ def test_a_failing_observer_does_not_stop_the_link():
 
 
 def test_a_stalled_board_is_noticed_then_recovered(rig):
-    board, bridge, seen = rig
+    board, bridge, _seen = rig
     board.faults.stall_s = 2.0
     board.faults.stall = 1.0
     board.set_slide(2, 1)                   # this frame starts the stall and is lost
@@ -163,3 +165,40 @@ def test_a_missing_port_is_retried_until_it_appears(tmp_path):
 def test_a_port_is_required():
     with pytest.raises(ValueError, match="serial port"):
         Bridge("", lambda obs: None)
+
+
+def test_a_peg_dropped_on_the_simulated_board_reaches_a_session_on_sqlite(session, log_path):
+    board = SimulatedBoard(seed=3).start()
+    bridge = Bridge(board.port, session.submit, retry_interval_s=0.05).start()
+    try:
+        assert wait_until(lambda: bridge.health()["in_sync"])
+        time.sleep(0.25)                        # the top holes arm 200 ms after boot
+        board.drop_peg(5)
+        board.drop_peg(2, rests=True)
+        assert wait_until(lambda: bridge.health()["drops"] == 2)
+        board.hole_faults.miss = 1.0            # a sensor that misses: nothing reaches the log
+        board.drop_peg(4)
+        time.sleep(0.6)
+    finally:
+        bridge.stop()
+        board.stop()
+    logged = [o for o in EventLog(log_path).read() if o.kind == PEG_DROP]
+    assert [(o.data["column"], o.source) for o in logged] == [(5, "serial"), (2, "serial")]
+    assert all(isinstance(o.data["mcu_ms"], int) for o in logged)
+    assert bridge.drop_counts() == [0, 0, 1, 0, 0, 1, 0]
+
+
+def test_an_old_firmware_on_the_port_is_refused_by_the_bridge():
+    board = SimulatedBoard(seed=4, protocol=1).start()   # a board flashed before protocol 2
+    seen = Recorder()
+    bridge = Bridge(board.port, seen, retry_interval_s=0.05).start()
+    try:
+        assert wait_until(lambda: bridge.refused is not None)
+        board.set_slide(1, 2)
+        time.sleep(0.3)
+    finally:
+        bridge.stop()
+        board.stop()
+    assert seen.items == []
+    assert "protocol 1" in bridge.refused and "protocole 2" in bridge.refused
+    assert bridge.health()["refused"] == bridge.refused

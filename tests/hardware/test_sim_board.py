@@ -13,6 +13,7 @@ from firmware_bridge.messages import encode_hello_request, encode_snapshot_reque
 from firmware_bridge.protocol import FrameParser
 from hardware.sim.board_model import BoardModel
 from hardware.sim.faults import FaultInjector, Faults
+from hardware.sim.top_holes import HoleFaults, TopHoles
 from hardware.sim_board import SimulatedBoard
 
 
@@ -35,7 +36,7 @@ def test_speaks_the_protocol_on_a_pty_and_starts_at_offset_zero_board_two(board)
         port.write(encode_hello_request(1))
         frames = read_frames(port, FrameParser(), 2)
     assert [f.type for f in frames] == ["HELLO", "SNAP"]
-    assert frames[0].fields["why"] == "req" and frames[0].fields["proto"] == "1"
+    assert frames[0].fields["why"] == "req" and frames[0].fields["proto"] == "2"
     assert frames[1].fields["s"] == "2,2,2,2,2,2" and frames[1].fields["b"] == "2"
     assert board.positions() == {"slides": {i: 0 for i in range(1, 7)}, "board": 2}
 
@@ -101,3 +102,94 @@ def test_board_model_heartbeat_every_half_second_without_bursts():
     beats = [ms for ms in range(0, 2001, 10) if model.tick(ms)]
     assert beats == [500, 1000, 1500, 2000]
     assert len(model.tick(10_000)) == 1 and model.tick(10_010) == []
+
+
+# ---- top-hole sensors (hardware.sim.top_holes) and drop_peg ---------------------------
+
+def test_a_peg_falling_through_and_a_peg_staying_in_the_hole_each_count_once():
+    holes = TopHoles(7)
+    assert holes.drop(3, 100) == [3]
+    assert [holes.tick(ms) for ms in range(101, 1000, 7)] == [[]] * len(range(101, 1000, 7))
+    assert holes.drop(5, 1000, rests=True) == [5]
+    assert all(holes.tick(ms) == [] for ms in range(1001, 5000, 10))   # seen the whole time
+    assert holes.clear(5, 5000) == [] and holes.counts() == (0, 0, 0, 1, 0, 1, 0)
+    assert holes.drop(5, 5300) == [5]                                  # clear long enough: armed again
+
+
+def test_a_second_peg_in_the_same_hole_counts_once_the_hole_was_clear_long_enough():
+    holes = TopHoles(7, rearm_ms=200)
+    assert holes.drop(2, 0) == [2]
+    assert holes.drop(2, 100) == []           # 85 ms after the first left the sensor's view
+    assert holes.drop(2, 400) == [2]
+    assert holes.counts()[2] == 2
+
+
+def test_chatter_bounces_are_one_drop_and_a_flicker_later_is_an_extra_one():
+    holes = TopHoles(7, faults=HoleFaults(chatter=1.0), rng=random.Random(1))
+    counted = holes.drop(1, 0) + [c for ms in range(1, 2000) for c in holes.tick(ms)]
+    flickers = holes.stats["flickers"]
+    assert holes.stats["chattered"] == 1 and counted == [1] * (1 + flickers)
+    many = TopHoles(7, faults=HoleFaults(chatter=1.0), rng=random.Random(2))
+    for i in range(40):
+        many.drop(i % 7, i * 2000)
+        many.tick(i * 2000 + 1999)
+    assert 5 < many.stats["flickers"] < 35                      # about half of them
+    assert sum(many.counts()) == 40 + many.stats["flickers"]
+
+
+def test_a_missing_sensor_and_a_faulty_hole_set():
+    holes = TopHoles(7, faults=HoleFaults(miss=1.0, holes=frozenset({4})))
+    assert holes.drop(4, 0) == [] and holes.drop(3, 0) == [3]
+    assert holes.stats["missed"] == 1
+    holes.faults.miss = 0.0                                      # switched off while running
+    assert holes.drop(4, 500) == [4]
+
+
+def test_a_peg_dropped_while_the_previous_is_still_in_view_merges_in_the_same_hole():
+    holes = TopHoles(7, faults=HoleFaults(overlap=1.0))
+    assert holes.drop(6, 0) == [6]
+    assert holes.drop(6, 3000) == []                             # one long passage: a missed drop
+    assert holes.drop(0, 6000) == [0]                            # another hole: both seen
+    assert holes.stats["overlapped"] == 2
+
+
+def test_pegs_carried_by_the_top_slide_are_not_drops_and_a_boot_counts_none():
+    holes = TopHoles(7)
+    assert holes.drop(2, 0, rests=True) == [2] and holes.drop(4, 0, rests=True) == [4]
+    assert holes.carry(+1, 1000) == [] and holes.resting() == [3, 5]
+    assert holes.carry(+2, 2000) == [] and holes.resting() == [5]   # one went off the window
+    holes.reboot(3000)
+    assert all(holes.tick(ms) == [] for ms in range(3000, 3500, 10)) and holes.counts() == (0,) * 7
+    assert holes.drop(1, 3500) == [1]
+
+
+def test_hole_faults_are_checked():
+    with pytest.raises(ValueError, match="probabilit"):
+        HoleFaults(miss=2.0)
+    with pytest.raises(ValueError, match="top hole 7"):
+        TopHoles(7).drop(7, 0)
+
+
+def test_drop_peg_sends_a_drop_frame_with_the_count(board):
+    with serial.Serial(board.port, 115200, timeout=0.05) as port:
+        time.sleep(0.25)                                         # the holes arm after boot
+        board.drop_peg(3)
+        board.drop_peg(0, rests=True)
+        frames = [f for f in read_frames(port, FrameParser(), 2) if f.type == "DROP"]
+        assert [(f.fields["c"], f.fields["n"]) for f in frames] == [("3", "1"), ("0", "1")]
+        port.write(encode_snapshot_request(1))
+        snap = next(f for f in read_frames(port, FrameParser(), 3) if f.type == "SNAP")
+    assert snap.fields["d"] == "1,0,0,1,0,0,0" and board.drop_counts() == (1, 0, 0, 1, 0, 0, 0)
+    board.set_slide(1, 1)                                        # carries the resting peg over hole 1
+    board.clear_hole(1)
+    assert board.drop_counts() == (1, 0, 0, 1, 0, 0, 0)
+
+
+def test_hole_faults_can_be_switched_on_the_running_board(board):
+    time.sleep(0.25)
+    board.hole_faults.miss = 1.0
+    board.drop_peg(2)
+    board.hole_faults.miss = 0.0
+    board.drop_peg(5)
+    assert board.drop_counts() == (0, 0, 0, 0, 0, 1, 0)
+    assert board.hole_stats == {"drops": 2, "missed": 1, "chattered": 0, "flickers": 0, "overlapped": 0}

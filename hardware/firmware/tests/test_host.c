@@ -151,6 +151,41 @@ static void test_thresholds(void)
     CHECK(!thresholds_valid(&t));
 }
 
+/* The same cases as hardware/sim/top_holes.py's HoleDetector (the Python board's mirror). */
+static void test_top_hole_drops(void)
+{
+    hole_t h;
+    uint8_t drops = 0;
+    hole_init(&h, 0);
+    for (uint32_t t = 0; t < 300; t++)               /* at boot: latched, nothing counts */
+        drops += hole_update(&h, t == 50, t, PF_DROP_REARM_MS, 0);
+    CHECK(drops == 0);
+    /* A peg falling through: seen 12 ms, with a bounce in the middle. */
+    for (uint32_t t = 1000; t < 1500; t++)
+        drops += hole_update(&h, (t >= 1000 && t < 1005) || (t >= 1007 && t < 1012), t, PF_DROP_REARM_MS, 0);
+    CHECK(drops == 1 && h.count == 1);
+    /* A peg that stays in the hole for 10 s. */
+    for (uint32_t t = 2000; t < 12000; t++)
+        drops += hole_update(&h, 1, t, PF_DROP_REARM_MS, 0);
+    CHECK(drops == 2 && h.count == 2);
+    /* A new peg 100 ms after the hole cleared: too soon, the same passage. */
+    for (uint32_t t = 12000; t < 12300; t++)
+        drops += hole_update(&h, t == 12100, t, PF_DROP_REARM_MS, 0);
+    CHECK(drops == 2);
+    /* Carried in by the top slide: latched, not counted; counted once clear again. */
+    for (uint32_t t = 13000; t < 13100; t++)
+        drops += hole_update(&h, t >= 13050, t, PF_DROP_REARM_MS, 1);
+    CHECK(drops == 2 && h.latched);
+    for (uint32_t t = 13100; t < 14000; t++)
+        drops += hole_update(&h, t == 13900, t, PF_DROP_REARM_MS, 0);
+    CHECK(drops == 3 && h.count == 3);
+    /* The count wraps like the protocol's (modulo 256), and the clock may wrap too. */
+    h.count = 255;
+    h.latched = 0;
+    CHECK(hole_update(&h, 1, 0xFFFFFFF0u, PF_DROP_REARM_MS, 0) == 1 && h.count == 0);
+    CHECK(hole_update(&h, 0, 0x00000100u, PF_DROP_REARM_MS, 0) == 0 && !h.latched);
+}
+
 int main(void)
 {
     test_crc();
@@ -159,6 +194,7 @@ int main(void)
     test_notch_decoding();
     test_settle_time();
     test_thresholds();
+    test_top_hole_drops();
     if (failures) {
         printf("%d check(s) failed\n", failures);
         return 1;

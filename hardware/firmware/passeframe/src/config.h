@@ -3,16 +3,22 @@
  * Wiring (see hardware/WIRING.md): slides 1..6 on A0..A5, each a resistor ladder whose
  * reed switches put 1/6..5/6 of AVCC on the pin (notch 0..4) and a 1 MOhm pull-down
  * that reads 0 V between notches; board switches A and B on D2 (PD2) and D3 (PD3) to
- * GND with the internal pull-ups: position 1 = A closed, 2 = A and B, 3 = B closed. */
+ * GND with the internal pull-ups: position 1 = A closed, 2 = A and B, 3 = B closed.
+ * Top-hole sensors, one per column 0..6, on D4..D10 (PD4..PD7, PB0..PB2): a TCRT5000
+ * module's comparator output, low while the sensor sees a peg (internal pull-ups too). */
 #ifndef PASSEFRAME_CONFIG_H
 #define PASSEFRAME_CONFIG_H
 
 #define PF_FIRMWARE      "passeframe"
-#define PF_VERSION       "1.0.0"
-#define PF_PROTOCOL      1
+#define PF_VERSION       "1.1.0"
+#define PF_PROTOCOL      2         /* 2: top-hole drops (DROP, d= in SNAP/HB, holes= in HELLO) */
 #define PF_SLIDES        6
 #define PF_NOTCHES       5
 #define PF_BOARDS        3
+#define PF_HOLES         7         /* top-hole sensors, one over each column of the window */
+/* A hole counts a new drop only after its sensor has seen nothing for this long: a peg
+ * bouncing in the hole, or two readings of one peg, count once (WIRING.md). */
+#define PF_DROP_REARM_MS 200u
 #define PF_BAUD          115200UL
 #define PF_HEARTBEAT_MS  500u
 #define PF_NONE          0xFFu     /* unknown notch or board position */

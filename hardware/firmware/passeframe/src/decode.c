@@ -50,6 +50,29 @@ uint8_t tracker_update(tracker_t *tr, uint8_t candidate, uint32_t now, uint16_t 
     return 1;
 }
 
+void hole_init(hole_t *h, uint32_t now)
+{
+    h->latched = 1;
+    h->count = 0;
+    h->last_active = now;
+}
+
+uint8_t hole_update(hole_t *h, uint8_t active, uint32_t now, uint16_t rearm_ms, uint8_t suppress)
+{
+    if (h->latched && (uint32_t)(now - h->last_active) >= rearm_ms)
+        h->latched = 0;
+    if (!active)
+        return 0;
+    h->last_active = now;
+    if (h->latched)
+        return 0;
+    h->latched = 1;
+    if (suppress)
+        return 0;
+    h->count++;
+    return 1;
+}
+
 uint8_t thresholds_valid(const thresholds_t *t)
 {
     return t->band >= 1 && t->band <= t->hold && t->hold <= PF_MAX_BAND

@@ -23,6 +23,12 @@ typedef struct {
     uint32_t since;        /* when the candidate appeared (ms) */
 } tracker_t;
 
+typedef struct {
+    uint8_t latched;       /* counted (or carried in) and not clear for rearm_ms since */
+    uint8_t count;         /* drops since boot, modulo 256 */
+    uint32_t last_active;  /* when the sensor last saw something (ms) */
+} hole_t;
+
 /* ADC level of notch i (0..PF_NOTCHES-1): (i+1)/6 of the 10-bit full scale. */
 uint16_t notch_level(uint8_t notch);
 
@@ -37,6 +43,15 @@ void tracker_init(tracker_t *tr);
 /* Feed a candidate at time now; returns 1 when a new position becomes reported (it has
  * held for hold_ms and is not PF_NONE). Never reports PF_NONE. */
 uint8_t tracker_update(tracker_t *tr, uint8_t candidate, uint32_t now, uint16_t hold_ms);
+
+/* A top hole's drop counting. At boot every hole is latched, so a peg already there is
+ * not a drop. Feed `active` = the sensor saw something since the last call (the level, or
+ * a pin change latched by the interrupt); returns 1 when that is a new drop: the first
+ * thing seen after rearm_ms of nothing. A peg falling through (seen a few ms) and a peg
+ * that stays in the hole (seen until it leaves) both count once. `suppress`: the top slide
+ * is moving, so what comes into view is a peg it carries, latched without counting. */
+void hole_init(hole_t *h, uint32_t now);
+uint8_t hole_update(hole_t *h, uint8_t active, uint32_t now, uint16_t rearm_ms, uint8_t suppress);
 
 /* Whether thresholds are usable: 1 <= band <= hold <= PF_MAX_BAND, times in range. */
 uint8_t thresholds_valid(const thresholds_t *t);

@@ -27,6 +27,7 @@ static line_t in;
 static thresholds_t limits;
 static tracker_t slide_tracker[PF_SLIDES];
 static tracker_t board_tracker;
+static hole_t holes[PF_HOLES];
 static uint16_t seq;
 static uint32_t next_heartbeat;
 static uint32_t boot_state_at;     /* the first full state waits for the sensors to settle */
@@ -65,6 +66,7 @@ static void send_hello(const char *why_flash)
     frame_field_u32(&out, PF_STR("slides"), PF_SLIDES);
     frame_field_u32(&out, PF_STR("notches"), PF_NOTCHES);
     frame_field_u32(&out, PF_STR("boards"), PF_BOARDS);
+    frame_field_u32(&out, PF_STR("holes"), PF_HOLES);
     frame_key(&out, PF_STR("why"));
     frame_text(&out, why_flash);
     frame_key(&out, PF_STR("rst"));
@@ -88,6 +90,11 @@ static void send_state(const char *type_flash, const char *why_flash)
     }
     frame_key(&out, PF_STR("b"));
     position_char(board_tracker.reported, 0);
+    frame_key(&out, PF_STR("d"));
+    for (uint8_t i = 0; i < PF_HOLES; i++) {
+        if (i) frame_char(&out, ',');
+        frame_u32(&out, holes[i].count);
+    }
     if (why_flash) {
         frame_key(&out, PF_STR("why"));
         frame_text(&out, why_flash);
@@ -207,6 +214,19 @@ static void read_sensors(uint32_t now)
         position_char(board_tracker.reported, 0);
         send();
     }
+    /* While the top slide is off its reported notch, a peg coming into a sensor's view
+     * is one it carries in a hole, not a drop. */
+    uint8_t top_moving = slide_tracker[0].pending != slide_tracker[0].reported;
+    uint8_t seen = sensors_holes_seen();
+    for (uint8_t i = 0; i < PF_HOLES; i++) {
+        if (hole_update(&holes[i], (uint8_t)((seen >> i) & 1u), now, PF_DROP_REARM_MS, top_moving)
+            && !boot_state_pending) {
+            begin(PF_STR("DROP"));
+            frame_field_u32(&out, PF_STR("c"), i);
+            frame_field_u32(&out, PF_STR("n"), holes[i].count);
+            send();
+        }
+    }
 }
 
 void passeframe_setup(void)
@@ -220,6 +240,8 @@ void passeframe_setup(void)
     for (uint8_t i = 0; i < PF_SLIDES; i++)
         tracker_init(&slide_tracker[i]);
     tracker_init(&board_tracker);
+    for (uint8_t i = 0; i < PF_HOLES; i++)
+        hole_init(&holes[i], 0);
     seq = 0;
     sei();
     send_hello(PF_STR("boot"));
