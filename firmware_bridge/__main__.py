@@ -1,6 +1,7 @@
 """Watch the sensor board: ``python -m firmware_bridge PORT`` prints every observation
 and, every few seconds, the link health. ``--sim`` starts the pure-Python simulated
-board instead (moves a random slide each second); ``--simavr`` the real firmware in simavr.
+board instead (moves a random slide each second, and now and then drops a peg into a
+random top hole); ``--simavr`` the real firmware in simavr.
 
     python -m firmware_bridge /dev/ttyACM0
     python -m firmware_bridge --sim --faults 0.01
@@ -52,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(1.0)
             if board is not None:
                 board.set_slide(rng.randint(1, 6), rng.randint(-2, 2))
+                if rng.random() < 0.3:
+                    board.drop_peg(rng.randrange(7))
             if time.monotonic() >= next_health:
                 show({"health": bridge.health()})
                 next_health += args.health_every

@@ -4,7 +4,8 @@
   this folder (``passeframe_sim.c``), its UART on a pseudo-terminal.
 * ``hardware.sim_board.SimulatedBoard`` (one level up): a pure-Python board for fast
   tests and ``passetable run --sim``, built from ``board_model`` (the protocol as the
-  firmware speaks it), ``faults`` (switchable line faults) and ``pty_port``.
+  firmware speaks it), ``top_holes`` (the top-hole sensors with their faults and the
+  firmware's drop counting), ``faults`` (switchable line faults) and ``pty_port``.
 * ``virtual_link``: board model, faulty line and bridge logic in virtual time, for the
   fault-injection test and the benchmark.
 """
