@@ -1,14 +1,17 @@
 """The three attacks a player may make, as small immutable values.
 
     >>> DropPeg(column=3)             # attack A: a peg into the hole of slide 1 over column 3
+    DropPeg(column=3)
     >>> MoveSlide(slide=2, step=-1)   # attack B: slide 2 one notch left
+    MoveSlide(slide=2, step=-1)
     >>> action_from_dict(MoveBoard(step=+1).to_dict())  # attack C, through JSON and back
+    MoveBoard(step=1)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 
 @dataclass(frozen=True)
@@ -45,14 +48,14 @@ class MoveBoard:
         return {"type": self.type, "step": self.step}
 
 
-Action = Union[DropPeg, MoveSlide, MoveBoard]
+Action = DropPeg | MoveSlide | MoveBoard
 ACTION_TYPES: dict[str, type] = {cls.type: cls for cls in (DropPeg, MoveSlide, MoveBoard)}
 
 
 def action_from_dict(d: dict[str, Any]) -> Action:
     """Rebuild an action from ``to_dict()``; ValueError names what is wrong."""
     if not isinstance(d, dict):
-        raise ValueError(f"an action must be a dict, not {type(d).__name__}")
+        raise ValueError(f"an action must be a dict, not {type(d).__name__}")  # noqa: TRY004 (callers catch ValueError)
     cls = ACTION_TYPES.get(d.get("type"))
     if cls is None:
         raise ValueError(f"unknown action type {d.get('type')!r} (expected one of {sorted(ACTION_TYPES)})")

@@ -6,8 +6,10 @@ can use one as the "true" frame (moving a slide two notches at once, dropping ou
 turn) and :class:`~table.passe_murailles.game.Game` keeps one inside.
 
     >>> f = Frame(None)                    # the shipped profile, every peg in hand
-    >>> f.drop("red-1", f.drop_columns()[0])
-    >>> f.move_slide(3, +1)                # -> [SlideMoved(...), Fell(...), Landed(...)...]
+    >>> [e.type for e in f.drop("red-1", f.drop_columns()[0])]   # column 0: it falls on into slide 2
+    ['dropped', 'fell']
+    >>> [e.type for e in f.move_slide(3, +1)]
+    ['slide_moved']
 
 Physics (RULINGS.md section 4): a peg sits in a hole of a slide and moves with it; it
 rests on the slide below or on a peg in the hole below, and falls when the cell below is

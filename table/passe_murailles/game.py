@@ -3,6 +3,7 @@
     >>> g = new_game()                         # shipped profile, red first
     >>> out = g.apply(DropPeg(column=g.legal_actions()[0].column))
     >>> out.next_player, g.scores(), g.in_hand()
+    ('blue', {'red': 0, 'blue': 0}, {'red': 7, 'blue': 8})
 
 Rules as ruled in RULINGS.md section 4. Decisions on points the rulings leave open:
 
@@ -213,8 +214,12 @@ class Game:
         player with no peg in hand or frame. Raises :class:`PhysicsError` (nothing
         changed).
 
+            >>> g = new_game()
+            >>> _ = g.apply(DropPeg(column=2))      # red-1 rests on slide 2
             >>> g.correct("red-1", None)          # the beam saw no red-1: no points
             []
+            >>> g.frame.peg("red-1").where, g.scores()
+            ('table', {'red': 0, 'blue': 0})
         """
         old = next((l for l in self._landings if l.peg == peg), None)
         events = self._frame.take_out(peg, column=column, points=points)

@@ -3,9 +3,14 @@
 :func:`refusal` is the single place the rules' restrictions live; ``Game.apply`` raises
 what it returns and ``Game.legal_actions`` keeps the candidates it returns ``None`` for.
 
-    >>> err = refusal(game, MoveSlide(slide=3, step=+1))
-    >>> err is None or err.code    # e.g. "not_your_slide"
+    >>> from table.passe_murailles import new_game
+    >>> game = new_game()
+    >>> _ = game.apply(MoveSlide(slide=3, step=+1))    # red moves slide 3; blue may not now
+    >>> err = refusal(game, MoveSlide(slide=3, step=-1))
+    >>> err.code
+    'not_your_slide'
     >>> err.text("fr")
+    'Rouge vient de déplacer la coulisse 3 : vous ne pouvez pas la déplacer à ce tour.'
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
     >>> import random
     >>> g = random_playout(random.Random(7))
     >>> g.is_over(), g.scores()
+    (True, {'red': 6, 'blue': 12})
 """
 
 from __future__ import annotations

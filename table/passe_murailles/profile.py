@@ -50,7 +50,9 @@ class Profile:
 
         >>> p = load_profile(None)
         >>> p.slide(1).holes            # slides are numbered 1 (top) .. 6 (bottom)
+        (0, 2, 4, 6)
         >>> p.points(position=1, column=3)  # section under column 3, board in position 1
+        5
     """
 
     columns: int
