@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from hardware.sim_players import PlayerThread
+from table.simulation import PlayerThread
 from table import observations as K
 from table.observations import Observation
 from table.passe_murailles import (
@@ -40,12 +40,13 @@ from table.passe_murailles import (
     load_profile,
     new_game,
 )
+from table.passe_murailles.spec import SPEC
 from table.session import Session
 from table.timers import RealClock
 
 log = logging.getLogger(__name__)
 
-GAME = "passe-murailles"
+GAME = SPEC.id
 
 
 class SensorOutputs(Protocol):
@@ -240,12 +241,12 @@ class SimulatedTable(PlayerThread):
     def _resume_or_start(self) -> None:
         """Pick up the game the log holds (the frame is where the game left it), or
         start one."""
-        adapter = self.session.adapter
-        if adapter is not None and adapter.game == GAME and not adapter.g.is_over():
-            self.mind = copy.deepcopy(adapter.g)
-            self.frame = adapter.g.frame.copy()
+        record = self.session.current_game()
+        if record is not None and record.game == GAME and not record.engine.is_over():
+            self.mind = record.engine  # a private copy: the players' memory of the game
+            self.frame = record.engine.frame.copy()
         else:
-            self.session.new_game(GAME, self._options(), source="sim-table")
+            self.session.start_game(GAME, self._options(), source="sim-table")
             self._reset_frame()
 
     def _options(self) -> dict[str, Any]:
@@ -254,7 +255,7 @@ class SimulatedTable(PlayerThread):
     def play_game(self, max_moves: int = 5000) -> None:
         """Start a game and play it to the end in the calling thread (tests, the bench),
         then wait until late pegs have fallen and the beam windows have closed."""
-        self.session.new_game(GAME, self._options(), source="sim-table")
+        self.session.start_game(GAME, self._options(), source="sim-table")
         self._reset_frame()
         for _ in range(max_moves):
             if self.mind.is_over():

@@ -18,17 +18,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from table import games
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--no-first-run", "--disable-sync", "--disable-quic"]
 
-# game → (module with random_playout, keyword arguments)
-PLAYOUTS = {
-    "passe-murailles": ("table.passe_murailles", {}),
-    "pass-pass": ("table.pass_pass", {"players": 4}),
-    "ptipasspass": ("table.ptipasspass", {"players": 4}),
-    "passe-eclair": ("table.passe_eclair", {"players": 3}),
-}
 
 
 def machine() -> str:
@@ -44,14 +39,12 @@ def machine() -> str:
 
 
 def bench_engine(name: str, *, seconds: float) -> dict[str, Any] | None:
-    module_name, kwargs = PLAYOUTS[name]
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError:
+    spec = games.get(name)
+    if spec.playout is None:
         return None
-    playout = getattr(module, "random_playout", None)
-    if playout is None:
-        return None
+    playout, kwargs = spec.load("playout"), spec.playout_options
+    # the game's package: its Game class is what every playout applies actions through
+    module = importlib.import_module(spec.playout.partition(":")[0].rpartition(".")[0])
     rng = random.Random(1)
     games, durations = 0, []
     # Count actions by wrapping Game.apply: every engine's playout goes through it.
@@ -134,7 +127,7 @@ def bench_latency(samples: int) -> dict[str, Any] | None:
 def run_benchmarks(*, quick: bool = False, as_json: bool = False) -> int:
     seconds = 0.5 if quick else 3.0
     report: dict[str, Any] = {"machine": machine(), "engines": {}}
-    for name in PLAYOUTS:
+    for name in games.games():
         figures = bench_engine(name, seconds=seconds)
         if figures is not None:
             report["engines"][name] = figures

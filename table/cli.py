@@ -18,6 +18,7 @@ import threading
 from typing import Any
 
 from table.config import ConfigError, load_config
+from table.errors import Refused
 
 EXIT_USAGE = 2
 
@@ -34,8 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="start the service (dashboard, sensors, session)")
     run.add_argument("--sim", action="store_true", help="play on the simulated table (no hardware needed)")
     run.add_argument("--config", help="TOML settings file (see README)")
-    run.add_argument("--game", help="game to start: passe-murailles (default), pass-pass, ptipasspass, passe-eclair")
-    run.add_argument("--profile", help="your own Passe-Murailles geometry (TOML)")
+    run.add_argument("--game", help="game to play (default: the settings' [game] name); see the README's list")
+    run.add_argument("--profile", help="your own frame geometry (TOML)")
     run.add_argument("--host", help="address to serve the dashboard on (default 127.0.0.1)")
     run.add_argument("--port", type=int, help="port of the dashboard (default 8080; 0 picks a free one)")
     run.add_argument("--data", help="folder for the event log (default ./data)")
@@ -74,7 +75,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         cfg = load_config(args.config)
     except ConfigError as exc:
-        return _die(f"broken settings: {exc}", f"réglages invalides : {exc}")
+        return _die(*_both(f"broken settings: {exc}", f"réglages invalides : {exc}"))
     for key, section, name in (("host", "service", "host"), ("port", "service", "port"),
                                ("data", "service", "data_dir"), ("game", "game", "name"),
                                ("profile", "game", "profile"), ("pace", "sim", "pace"), ("seed", "sim", "seed")):
@@ -83,21 +84,29 @@ def cmd_run(args: argparse.Namespace) -> int:
             setattr(getattr(cfg, section), name, value)
     if cfg.sim.pace < 0:
         return _die("--pace must be 0 or more seconds", "--pace doit valoir 0 seconde ou plus")
-    if not args.sim and cfg.game.name == "passe-murailles" and not cfg.serial.port:
-        # the card and cup games can be kept on the dashboard alone; the frame needs its sensors
-        return _die("no hardware configured for the frame: use --sim, or give a --config with a [serial] port",
-                    "aucun matériel configuré pour le cadre : utilisez --sim, ou un --config avec un port [serial]")
     try:
         service = _build_service(cfg, sim=args.sim, args_faults=args.faults)
+    except Refused as exc:  # an unknown game, options the game refuses
+        return _die(exc.en, exc.fr)
     except ProfileError as exc:
         return _die(f"broken profile: {exc}", f"profil invalide : {exc}")
-    except ConfigError as exc:  # e.g. a GPIO pin used twice
-        return _die(f"broken settings: {exc}", f"réglages invalides : {exc}")
+    except ConfigError as exc:  # e.g. a GPIO pin used twice, no serial port for the frame
+        return _die(*_both(f"broken settings: {exc}", f"réglages invalides : {exc}"))
     except OSError as exc:
         return _die(f"cannot start: {exc}", f"démarrage impossible : {exc}")
-    except Exception as exc:  # an unusable log file, a game that cannot start...
+    except Exception as exc:  # an unusable log file...
         return _die(f"cannot start: {exc}", f"démarrage impossible : {exc}")
     return service.run_until_stopped()
+
+
+def _both(en: str, fr: str) -> tuple[str, str]:
+    """A message that already holds both languages ("en | fr") is split between them."""
+    if " | " in en:
+        head_en, _, tail = en.partition(": ")
+        msg_en, _, msg_fr = tail.partition(" | ")
+        head_fr = fr.partition(": ")[0].partition(" : ")[0]
+        return f"{head_en}: {msg_en}", f"{head_fr} : {msg_fr}"
+    return en, fr
 
 
 class Service:
@@ -111,8 +120,16 @@ class Service:
     def run_until_stopped(self) -> int:
         print(f"passetable: open {self.server.url}  —  ouvrez {self.server.url}", flush=True)
         self.server.start()
-        for part in self.parts:
-            part.start()
+        started: list[Any] = []
+        try:
+            for part in self.parts:
+                part.start()
+                started.append(part)
+        except Exception as exc:  # a simulated table or a device that cannot start
+            for part in reversed(started):
+                part.stop()
+            self.server.stop()
+            return _die(f"cannot start: {exc}", f"démarrage impossible : {getattr(exc, 'fr', exc)}")
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: self._stopped.set())
         self._stopped.wait()
@@ -124,27 +141,31 @@ class Service:
 
 
 def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
-    from table.adapters import ADAPTERS, UnknownGame
+    from table import games
     from table.log import EventLog
-    from table.passe_murailles import load_profile
     from table.session import Session
     from web.app import create_app
     from web.server import DashboardServer
 
-    if cfg.game.name not in ADAPTERS:
-        raise UnknownGame(cfg.game.name)
-    profile = load_profile(cfg.game.profile)  # fail early on a broken profile file
+    spec = games.get(cfg.game.name)
+    # every game's start options from the settings (a broken profile file fails here, early)
+    defaults = {g.id: g.defaults(cfg) for g in games.games().values() if g.defaults is not None}
     session = Session(EventLog(cfg.log_path))
-    defaults: dict[str, dict[str, Any]] = {"passe-murailles": {"profile": profile.to_dict()}}
+    options = defaults.setdefault(spec.id, {})
     parts: list[Any] = []
     if sim:
-        parts += _simulation(cfg, session, profile, defaults, faults=args_faults)
-    else:
-        parts += _real_frame(cfg, session, profile, defaults)
-        if session.adapter is None and cfg.game.name == "passe-murailles":
-            session.new_game(cfg.game.name, defaults[cfg.game.name])
-        # a card or cup game starts from the dashboard's form (players, names...)
-    app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults, default_game=cfg.game.name,
+        if spec.simulator is None:
+            raise ConfigError(f"{spec.names['en']} has no simulated table | {spec.names['fr']} n'a pas de table "
+                              "simulée")
+        made = spec.load("simulator")(session, pace=cfg.sim.pace, seed=cfg.sim.seed,
+                                      restart_after=cfg.sim.restart_after, settings=cfg, game_options=options,
+                                      faults=args_faults)
+        parts += made if isinstance(made, list) else [made]
+    elif spec.sensors is not None:
+        parts += spec.load("sensors")(session, cfg, options)
+        if session.game is None:  # a sensed game starts by itself; the others from the dashboard's form
+            session.start_game(spec.id, options)
+    app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults, default_game=spec.id,
                      desk=_enrolment_desk(cfg, sim=sim))
     server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams)
     return Service(server, parts)
@@ -167,86 +188,6 @@ def _enrolment_desk(cfg: Any, *, sim: bool) -> Any:
     from vision.sources import open_source
 
     return EnrolmentDesk(open_source(cfg.camera.source), models)
-
-
-def _real_frame(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[str, Any]]) -> list[Any]:
-    """The Passe-Murailles frame's real sensors: the serial board and the Pi's GPIO."""
-    from firmware_bridge import Bridge
-    from hardware.gpio import attach_gpio
-
-    parts: list[Any] = []
-    if cfg.game.name == "passe-murailles":
-        gpio = attach_gpio(session, cfg.gpio, columns=profile.columns)
-        defaults["passe-murailles"].update(gpio.pins.game_options())
-        parts.append(gpio)
-    if cfg.serial.port:
-        bridge = Bridge(cfg.serial.port, session.submit, baudrate=cfg.serial.baudrate)
-        session.health_sources["serial"] = bridge.health
-        parts.append(bridge)
-    return parts
-
-
-def _simulation(cfg: Any, session: Any, profile: Any, defaults: dict[str, dict[str, Any]], *,
-                faults: str = "") -> list[Any]:
-    """The simulated table of the chosen game. For the frame: the simulated players, the
-    sensor board behind a pseudo-terminal read by the real bridge, and the beams and
-    buttons on gpiozero's MockFactory pins. For the card and cup games:
-    ``hardware.sim_<game>.make_simulation``."""
-    import importlib
-
-    if cfg.game.name != "passe-murailles":
-        module = importlib.import_module("hardware.sim_" + cfg.game.name.replace("-", "_"))
-        return [module.make_simulation(session, pace=cfg.sim.pace, seed=cfg.sim.seed,
-                                       restart_after=cfg.sim.restart_after)]
-    from gpiozero.pins.mock import MockFactory
-
-    from hardware.gpio import attach_gpio
-    from hardware.gpio.sim_pins import GpioSensors
-    from hardware.sim_table import SimulatedTable
-    from table.timers import RealClock
-
-    clock = RealClock()
-    factory = MockFactory()
-    gpio = attach_gpio(session, cfg.gpio, pin_factory=factory, clock=clock, columns=profile.columns)
-    defaults["passe-murailles"].update(gpio.pins.game_options())
-    parts: list[Any] = [gpio]
-    serial_parts, sensors = _serial_stand_in(session, GpioSensors(session, factory, gpio.pins, clock))
-    parts += serial_parts
-    table = SimulatedTable(session, sensors, pace=cfg.sim.pace, seed=cfg.sim.seed, profile=profile,
-                           restart_after=cfg.sim.restart_after, clock=clock, faults=faults or None,
-                           game_options=defaults["passe-murailles"])
-    return [*parts, table]
-
-
-def _serial_stand_in(session: Any, sensors: Any) -> tuple[list[Any], Any]:
-    """The simulated slide and board positions travel as the real ones do: the
-    pure-Python sensor board speaks the real protocol on a pseudo-terminal, and the real
-    bridge reads it. Both start where the sensors last saw the frame (a restart)."""
-    from firmware_bridge import Bridge
-    from hardware.sim_board import SimulatedBoard
-    from hardware.sim_table import SerialBoardSensors
-
-    slides = {int(k): v for k, v in session.sensed["slides"].items()}
-    board_position = session.sensed["board"] or 2
-    board = SimulatedBoard(slides_start=tuple(slides.get(n, 0) for n in range(1, 7)), board_start=board_position)
-    board.start()  # the pseudo-terminal must exist before the bridge opens it
-    known = {"slides": {n: slides.get(n, 0) for n in range(1, 7)}, "board": board_position}
-    bridge = Bridge(board.port, session.submit, known_positions=known)
-    session.health_sources["serial"] = bridge.health
-    return [_Stopper(board), bridge], SerialBoardSensors(board, sensors)
-
-
-class _Stopper:
-    """A part already started when built: the service only stops it."""
-
-    def __init__(self, part: Any):
-        self.part = part
-
-    def start(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        self.part.stop()
 
 
 # --------------------------------------------------------------------------- bench

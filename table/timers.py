@@ -98,9 +98,7 @@ class DeadlineTimer:
 
     def due(self) -> float | None:
         """The deadline that has passed, if any."""
-        adapter = getattr(self.session, "adapter", None)
-        next_deadline = getattr(adapter, "next_deadline", None)
-        deadline = next_deadline() if next_deadline is not None else None
+        deadline = self.session.next_deadline()
         if deadline is not None and self.clock() > deadline:
             return deadline
         return None

@@ -18,13 +18,14 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from web.app import LANGS, BadRequest, _json_body
-
-DECKS = ("pass-pass", "passe-eclair")
+from table.games import games
+from web.errors import BadRequest, json_body, page_lang
 
 
 def enrol_blueprint(desk: Any) -> Blueprint:
     bp = Blueprint("enrol", __name__)
+    decks = {spec.id: spec for spec in games().values() if spec.deck is not None}
+    DECKS = tuple(decks)  # noqa: N806 (the page's list of decks, fixed when the app is built)
 
     def _deck(value: Any) -> str:
         if value not in DECKS:
@@ -33,8 +34,8 @@ def enrol_blueprint(desk: Any) -> Blueprint:
 
     @bp.get("/enrol")
     def page():
-        lang = request.args.get("lang") or request.cookies.get("lang") or "fr"
-        return render_template("enrol.html", lang=lang if lang in LANGS else "fr", decks=DECKS)
+        return render_template("enrol.html", lang=page_lang(), decks=DECKS,
+                               names={d: decks[d].names for d in DECKS})
 
     @bp.get("/api/camera.jpg")
     def snapshot():
@@ -45,11 +46,11 @@ def enrol_blueprint(desk: Any) -> Blueprint:
 
     @bp.get("/api/enrol")
     def status():
-        return jsonify(desk.status(_deck(request.args.get("deck", "pass-pass"))))
+        return jsonify(desk.status(_deck(request.args.get("deck", DECKS[0] if DECKS else ""))))
 
     @bp.post("/api/enrol")
     def enrol():
-        body = _json_body()
+        body = json_body()
         deck = _deck(body.get("deck"))
         card = body.get("card")
         if not isinstance(card, str) or not card:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from table import observations as K
+from table.errors import Refused
 from table.observations import Observation
 from table.timers import DeadlineTimer
 
@@ -106,25 +107,16 @@ class GpioAttachment:
     def _pressed(self, name: str, t: float) -> None:
         if not self._running.is_set():
             return
-        if name == "confirm":
-            alert = next((a for a in self.session.snapshot()["alerts"]
-                          if any(c["id"] == "physics" for c in a["choices"])), None)
-            if alert is not None:
-                self.session.submit(Observation(kind=K.RESOLVE, t=t, source=SOURCE,
-                                                data={"alert": alert["id"], "choice": "physics"}))
-        elif name == "undo":
-            seq = self._last_resolution()
-            if seq is not None:
-                self.session.submit(Observation(kind=K.UNDO, t=t, source=SOURCE, data={"seq": seq}))
-
-    def _last_resolution(self) -> int | None:
-        start = self.session.game_seq
-        if not start:
-            return None
-        game = list(self.session.log.read(after=start - 1))
-        undone = {o.data.get("seq") for o in game if o.kind == K.UNDO}
-        resolves = [o.seq for o in game if o.kind == K.RESOLVE and o.seq not in undone]
-        return resolves[-1] if resolves else None
+        try:
+            if name == "confirm":
+                alert = next((a for a in self.session.snapshot()["alerts"]
+                              if any(c["id"] == "physics" for c in a["choices"])), None)
+                if alert is not None:
+                    self.session.resolve(alert["id"], "physics", source=SOURCE, t=t)
+            elif name == "undo":
+                self.session.undo(kinds={K.RESOLVE}, source=SOURCE, t=t)
+        except Refused as exc:  # nothing to confirm or undo (or a page was faster): the press is counted only
+            log.info("button %s: %s", name, exc.en)
 
     # ----------------------------------------------------------------- outputs
     def _on_observation(self, obs: Observation, session: Any) -> None:

@@ -49,7 +49,7 @@ def run(games: int, faults: str, seed: int) -> dict:
             snap = session.snapshot()
             totals.update(table.stats)
             totals.update({f"beams_{k}": v for k, v in snap["health"]["beams"].items() if isinstance(v, int)})
-            alerts.update(a.kind for a in session.adapter.alerts)
+            alerts.update(a.kind for a in session._adapter.alerts)
             truth = table.mind.scores()
             shown, pending = snap["view"]["scores"], snap["view"]["pending"]
             # never wrong: what is shown plus what is held back is the truth, and nothing more is shown

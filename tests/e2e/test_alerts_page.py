@@ -58,7 +58,7 @@ def test_an_alert_appears_live_and_a_click_resolves_it(served, page):
     before = _score(page, colour)
     page.click(f"{box} button.resolve[data-choice=physics]")
     page.wait_for_selector(box, state="detached", timeout=15_000)
-    assert session.adapter.find_alert(alert["id"]) is None
+    assert session._adapter.find_alert(alert["id"]) is None
     [resolve] = [o for o in session.log.read() if o.kind == "resolve"]
     assert resolve.source == "dashboard" and resolve.data == {"alert": alert["id"], "choice": "physics"}
     page.wait_for_function(
@@ -81,5 +81,5 @@ def test_saying_where_a_peg_went_from_the_page(served, page):
     page.wait_for_selector(box, state="detached", timeout=15_000)
     [resolve] = [o for o in session.log.read() if o.kind == "resolve"]
     assert resolve.data == {"alert": alert["id"], "choice": "entered", "column": column}
-    [landing] = [l for l in session.adapter.g.landings if l.peg == alert["expected"]["peg"]]
+    [landing] = [l for l in session._adapter.g.landings if l.peg == alert["expected"]["peg"]]
     assert landing.column == column

@@ -107,7 +107,7 @@ def test_the_page_speaks_french_and_refuses_nothing_silently(dashboard, page):
                   ".catch(() => {})")
     page.wait_for_selector("#status .alert-box")
     assert "Le 12 jaune a déjà été joué" in page.locator("#status").inner_text()
-    assert len(session.adapter.actions) == 1  # nothing was applied
+    assert len(session._adapter.actions) == 1  # nothing was applied
 
 
 def test_a_tie_on_the_cut_asks_the_second_winner_on_the_page(dashboard, page):
@@ -124,16 +124,16 @@ def test_a_tie_on_the_cut_asks_the_second_winner_on_the_page(dashboard, page):
         ["green-2,purple-5", "green-2,blue-5"]
     page.click("[data-take-low='green-2,blue-5']")
     page.wait_for_selector("[data-testid=pp-prompt][data-kind=play]")
-    assert session.adapter.view()["seats"][2]["in_front"] == ["green-2", "blue-5"]
+    assert session._adapter.view()["seats"][2]["in_front"] == ["green-2", "blue-5"]
 
 
 @pytest.mark.parametrize("seed", [0, 3])
 def test_the_end_shows_the_winner_the_sheet_and_the_ranking(dashboard, page, seed):
-    from hardware.sim_pass_pass import SimulatedPassPassTable
+    from table.pass_pass.sim import SimulatedPassPassTable
 
     session, url = dashboard
     SimulatedPassPassTable(session, pace=0, seed=seed, restart_after=None).play_game()
-    view = session.adapter.view()
+    view = session._adapter.view()
     page.goto(url + "?lang=en")
     page.wait_for_selector("[data-testid=pp-ranking]")
     banner = page.locator("[data-testid=pp-winner]")

@@ -40,7 +40,7 @@ def test_one_turn_by_taps_with_a_wrong_card_flagged_spotted_and_undone(dashboard
     page.select_option("#pe-coach", "2")
     page.click("#new-game")
     page.wait_for_selector("[data-testid=pe-start-leon-marlon]")
-    assert session.adapter.setup == {"players": 3, "names": ["Ana", "Bo", "Cy"], "coach": 2}
+    assert session._adapter.setup == {"players": 3, "names": ["Ana", "Bo", "Cy"], "coach": 2}
     assert "Cy" in _text(page, "pe-phase")  # the coach turns the start card
 
     page.click("[data-testid=pe-start-leon-marlon]")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from table.adapters.ptipasspass import ACTION
+from table.ptipasspass.adapter import ACTION
 from table.log import EventLog
 from table.observations import Observation
 from table.session import Session
@@ -79,7 +79,7 @@ def test_one_place_turn_is_entered_by_clicks(table, page):
     assert "Bob" in page.locator("[data-testid=ppp-turn]").inner_text()
     assert "Ann announces green." in _feed(page)
     assert "claimed: green" in page.locator("[data-testid=cup-1-1]").inner_text()
-    assert session.adapter.g.active == 1 and session.adapter.g.cup_knowledge[(1, 1)].count == 1
+    assert session._adapter.g.active == 1 and session._adapter.g.cup_knowledge[(1, 1)].count == 1
 
 
 def test_doublon_and_menteur_with_their_outcomes(table, page):
@@ -115,7 +115,7 @@ def test_swap_reveal_and_round_win_in_french(table, page):
         _enter(session, action="Pass")
         _enter(session, action="AnnounceColour", seat=seat, colour="blue")
         _enter(session, action="Pass")
-    assert session.adapter.g.phase == "swap_or_reveal"
+    assert session._adapter.g.phase == "swap_or_reveal"
     _open(page, url, lang="fr")
     page.click("[data-testid=cup-0-0]")
     page.click("[data-testid=cup-1-1]")
@@ -149,7 +149,7 @@ def test_undo_takes_back_the_last_entry(table, page):
     page.wait_for_selector("[data-testid=no-call]")
     page.click("[data-testid=undo]")
     page.wait_for_selector("[data-testid=no-call]", state="detached")
-    assert session.adapter.g.phase == "name_cup" and session.adapter.entries == []
+    assert session._adapter.g.phase == "name_cup" and session._adapter.entries == []
 
 
 def test_new_game_form_sets_players_names_and_first(table, page):
@@ -170,4 +170,4 @@ def test_new_game_form_sets_players_names_and_first(table, page):
     page.click("#new-game")
     page.wait_for_selector("#status .alert-box")
     assert "same name" in page.locator("#status").inner_text()
-    assert session.adapter.names[0] == "Zoé" and session.adapter.g.players == 5
+    assert session._adapter.names[0] == "Zoé" and session._adapter.g.players == 5

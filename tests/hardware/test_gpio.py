@@ -131,7 +131,7 @@ def _press(factory, pin, clock):
 
 def test_confirm_accepts_the_physics_and_undo_takes_it_back(table, factory, clock):
     session, gpio = table
-    column = session.adapter.g.legal_actions()[0].column
+    column = session._adapter.g.legal_actions()[0].column
     session.submit(Observation(kind="peg_drop", t=clock(), source="test", data={"column": column}))
     clock.advance(1.0)
     session.submit(Observation(kind="beam", t=clock(), source="test", data={"column": 6}))  # nothing fell there

@@ -144,7 +144,7 @@ def test_resolutions_through_the_api_survive_a_restart(rig, tmp_path):
     before = r.session.snapshot()
     expected = dict(r.truth())            # the players' entries, not the physics, now count
     first, second = alerts[0]["expected"], alerts[1]["expected"]
-    profile = r.session.adapter.g.profile
+    profile = r.session._adapter.g.profile
     if first["scored"]:
         expected[first["colour"]] -= first["points"]
     if second["scored"]:
@@ -155,8 +155,8 @@ def test_resolutions_through_the_api_survive_a_restart(rig, tmp_path):
     restarted = Session(EventLog(r.session.log.path))
     after = restarted.snapshot()
     assert after["alerts"] == [] and after["view"]["scores"] == before["view"]["scores"]
-    assert restarted.adapter.g.to_dict() == r.session.adapter.g.to_dict()
-    assert restarted.adapter.g.corrections == r.session.adapter.g.corrections and len(restarted.adapter.g.corrections) == 2
+    assert restarted._adapter.g.to_dict() == r.session._adapter.g.to_dict()
+    assert restarted._adapter.g.corrections == r.session._adapter.g.corrections and len(restarted._adapter.g.corrections) == 2
     restarted.log.close()
 
 

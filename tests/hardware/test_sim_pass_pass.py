@@ -12,9 +12,9 @@ import urllib.request
 
 import pytest
 
-import hardware.sim_pass_pass as sim_module
-from hardware.sim_pass_pass import SimulatedPassPassTable, make_simulation
-from table.adapters.pass_pass import ENTRY_KINDS, PassPassAdapter
+import table.pass_pass.sim as sim_module
+from table.pass_pass.sim import SimulatedPassPassTable, make_simulation
+from table.pass_pass.adapter import ENTRY_KINDS, PassPassAdapter
 from table.log import EventLog
 from table.observations import Observation
 from table.session import Session
@@ -37,7 +37,7 @@ def _game_entries(session: Session) -> list[Observation]:
 def test_a_whole_random_game_is_entered_like_a_person_would(session, seed):
     table = SimulatedPassPassTable(session, pace=0, seed=seed, restart_after=None)
     table.play_game()
-    adapter = session.adapter
+    adapter = session._adapter
     assert isinstance(adapter, PassPassAdapter) and adapter.g.is_over()
     assert adapter.open_alerts() == []  # every entry was legal in observed mode
     entries = _game_entries(session)
@@ -59,19 +59,19 @@ def test_it_follows_an_undo_made_on_the_dashboard(session):
     table.new_game()
     for _ in range(15):
         assert table.step()
-    last = session.adapter.view()["last_entry"]["seq"]
+    last = session._adapter.view()["last_entry"]["seq"]
     session.submit(Observation.now("undo", source="dashboard", seq=last))
-    assert len(session.adapter.actions) == 14
+    assert len(session._adapter.actions) == 14
     while table.step():
         pass
-    assert session.adapter.g.is_over() and session.adapter.open_alerts() == []
+    assert session._adapter.g.is_over() and session._adapter.open_alerts() == []
 
 
 def test_it_plays_a_game_a_person_set_up(session):
     table = SimulatedPassPassTable(session, pace=0, seed=2, restart_after=None)
     session.new_game("pass-pass", {"players": 6, "teams": True, "first": 5, "names": ["Zoé"]})
     table.play_game()
-    adapter = session.adapter
+    adapter = session._adapter
     assert adapter.setup["players"] == 6 and adapter.g.teams and adapter.g.is_over()
     assert adapter.open_alerts() == []
     assert _game_entries(session)[0].data["seat"] == 5  # the chosen first player led
@@ -80,13 +80,13 @@ def test_it_plays_a_game_a_person_set_up(session):
 def test_it_stops_when_a_person_enters_a_card_its_deal_cannot_explain(session):
     table = SimulatedPassPassTable(session, pace=0, seed=4, restart_after=None)
     table.new_game()
-    adapter = session.adapter
-    hands = [table._replayed(adapter, []).hand(seat) for seat in range(adapter.g.players)]
+    adapter = session._adapter
+    hands = [table._replayed(session.current_game(), []).hand(seat) for seat in range(adapter.g.players)]
     seat = adapter.g.to_act
     foreign = next(c for c in adapter.g.deck.cards() if c not in hands[seat])
     session.submit(Observation.now("pass_pass.play", source="dashboard", seat=seat, card=foreign.id))
     assert table.step() is False
-    assert len(session.adapter.actions) == 1
+    assert len(session._adapter.actions) == 1
 
 
 def test_a_restarted_service_carries_on_the_same_game(log_path):
@@ -101,11 +101,11 @@ def test_a_restarted_service_carries_on_the_same_game(log_path):
     table = make_simulation(again, pace=0, seed=99, restart_after=None)
     table.start()
     try:
-        _wait_until(lambda: again.adapter.g.is_over())
+        _wait_until(lambda: again._adapter.g.is_over())
     finally:
         table.stop()
     assert again.game_seq == start_seq  # no new game: the deal was dealt again from its seed
-    assert again.adapter.open_alerts() == []
+    assert again._adapter.open_alerts() == []
     again.log.close()
 
 

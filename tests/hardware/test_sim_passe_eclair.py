@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from hardware.sim_passe_eclair import SimulatedPasseEclairTable, make_simulation, table_entries
-from table.adapters.passe_eclair import PLACE, START_CARD, apply_entry
+from table.passe_eclair.sim import SimulatedPasseEclairTable, make_simulation, table_entries
+from table.passe_eclair.adapter import PLACE, START_CARD, apply_entry
 from table.passe_eclair import new_game, playout_steps
 from table.passe_eclair.observed import ObservedGame
 
@@ -67,7 +67,7 @@ def test_background_thread_restarts_and_follows_a_dashboard_game(session):
         session.new_game("passe-eclair", {"players": 2, "names": ["Zoé", "Max"]})  # someone presses "new game"
         followed = threading.Event()
         session.subscribe(lambda obs, s: followed.set()
-                          if s.adapter.g.players == 2 and s.adapter.g.phase == "playing" else None)
+                          if s._adapter.g.players == 2 and s._adapter.g.phase == "playing" else None)
         assert followed.wait(timeout=30), "the simulation did not play the dashboard's game"
     finally:
         sim.stop()

@@ -10,8 +10,8 @@ import threading
 import pytest
 import requests
 
-from hardware.sim_ptipasspass import SOURCE, make_simulation
-from table.adapters.ptipasspass import ACTION
+from table.ptipasspass.sim import SOURCE, make_simulation
+from table.ptipasspass.adapter import ACTION
 from table.observations import Observation
 
 WAIT = 30.0  # generous upper bound for background work on a busy 2-core machine
@@ -37,7 +37,7 @@ def test_a_whole_game_is_entered_and_the_scorekeeper_agrees(session, seed):
     steps = 0
     while sim.step():
         steps += 1
-    adapter = session.adapter
+    adapter = session._adapter
     assert sim.truth.is_over() and adapter.g.is_over()
     assert adapter.g.winners() == sim.truth.winners()
     assert adapter.g.victory_tokens == sim.truth.victory_tokens
@@ -68,7 +68,7 @@ def test_a_person_new_game_is_played_from_its_start(session):
     session.new_game("ptipasspass", {"players": 5, "first": 3})  # pressed on the dashboard
     sim._take_over_person_game()
     assert sim.truth.players == 5 and sim.truth.active == 3
-    assert sim.step() and session.adapter.entries[0]["action"]["seat"] == 3
+    assert sim.step() and session._adapter.entries[0]["action"]["seat"] == 3
 
 
 def test_a_person_game_of_another_kind_leaves_the_simulation_idle(session):
@@ -84,10 +84,10 @@ def test_a_person_entry_hands_the_game_over_to_the_table(session):
     sim.begin_game()
     for _ in range(3):
         assert sim.step()
-    last = session.adapter.entries[-1]["seq"]
+    last = session._adapter.entries[-1]["seq"]
     session.submit(Observation.now("undo", source="dashboard", seq=last))
     assert sim.step() is False and sim.truth is None
-    assert len(session.adapter.entries) == 2  # nothing more was submitted
+    assert len(session._adapter.entries) == 2  # nothing more was submitted
 
 
 def test_passetable_run_sim_game_ptipasspass(tmp_path):

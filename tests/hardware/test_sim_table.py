@@ -15,12 +15,12 @@ def test_a_whole_simulated_game_is_scored_the_same_by_the_session(session, seed)
     while not sim.mind.is_over():
         sim.play_one()
         assert sim.moves < 2000
-    game = session.adapter.g
+    game = session._adapter.g
     assert game.is_over()
     assert game.scores() == sim.mind.scores()
     assert [p.to_dict() for p in game.pegs()] == [p.to_dict() for p in sim.frame.pegs()]
     assert session.snapshot()["alerts"] == []
-    assert session.adapter.feed[-1]["kind"] == "end"
+    assert session._adapter.feed[-1]["kind"] == "end"
 
 
 def test_new_game_from_the_dashboard_resets_the_frame_through_the_sensors(session):
@@ -36,4 +36,4 @@ def test_new_game_from_the_dashboard_resets_the_frame_through_the_sensors(sessio
     sim._new_game.clear()
     sim._reset_frame()                    # the players put every part back
     assert session.snapshot()["alerts"] == []
-    assert session.adapter.g.history == [] and session.adapter.g.current_player == "red"
+    assert session._adapter.g.history == [] and session._adapter.g.current_player == "red"

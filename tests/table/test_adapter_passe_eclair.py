@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
-from table.adapters import ADAPTERS
-from table.adapters.passe_eclair import PasseEclairAdapter, parse_options
+from table.games import get
+from table.passe_eclair.adapter import PasseEclairAdapter, parse_options
 from table.observations import Observation
 from table.passe_eclair import BadInput, IllegalAction, can_place
 from table.passe_eclair.observed import ObservedGame
@@ -37,7 +37,7 @@ def dogs_until_out(pe, seat):
 
 # ---------------------------------------------------------------------- the round's flow
 def test_registered_and_start_card_turning_over_dogs_and_michis():
-    assert ADAPTERS["passe-eclair"] is PasseEclairAdapter
+    assert get("passe-eclair").adapter_class() is PasseEclairAdapter
     pe = start(3, names=["Ana", "Bo", "Cy"], coach=2)
     assert pe.view()["phase"] == "dealt" and pe.view()["hand_sizes"] == [7, 7, 7]
     refused = pe.check_entry("passe_eclair.place", {"seat": 0, "card": "dog"})

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from table.adapters import ADAPTERS
-from table.adapters.ptipasspass import ACTION, PtiPassPassAdapter
+from table.games import get
+from table.ptipasspass.adapter import ACTION, PtiPassPassAdapter
 from table.log import EventLog
 from table.observations import Observation
 from table.ptipasspass import action_to_dict, new_game, observed_inputs
@@ -22,7 +22,7 @@ NAMES = ["Ann", "Bob", "Cy"]
 
 def start(session, **options):
     session.new_game("ptipasspass", {"players": 3, "names": NAMES, "first": 0, **options})
-    return session.adapter
+    return session._adapter
 
 
 def enter(session, **action):
@@ -51,7 +51,7 @@ def post_entry(client, **action):
 
 # ----------------------------------------------------------------------------- options
 def test_registered_and_defaults_to_four_players_with_numbered_names(session):
-    assert ADAPTERS["ptipasspass"] is PtiPassPassAdapter
+    assert get("ptipasspass").adapter_class() is PtiPassPassAdapter
     session.new_game("ptipasspass")
     view = session.snapshot()["view"]
     assert view["started"] and view["players"] == 4 and view["active"] == 0
@@ -62,19 +62,29 @@ def test_registered_and_defaults_to_four_players_with_numbered_names(session):
 
 
 @pytest.mark.parametrize("options, words", [
-    ({"players": 7}, "3 to 6 players"),
+    ({"players": 7}, "at most 6"),
     ({"players": 3, "names": ["Ann", "ann"]}, "same name"),
     ({"players": 3, "first": 3}, "seat from 0 to 2"),
-    ({"players": 3, "names": "Ann"}, "list of at most 3"),
+    ({"players": 3, "names": "Ann"}, "must be a list"),
     ({"players": 3, "names": ["x" * 40]}, "at most 24"),
 ])
-def test_bad_options_leave_the_game_unstarted_with_the_reason(session, client, log_path, options, words):
-    session.new_game("ptipasspass", options)
-    view = session.snapshot()["view"]
-    assert view["started"] is False and words in view["error"]["en"] and view["error"]["fr"]
+def test_bad_options_are_refused_with_the_reason_and_nothing_logged(session, client, log_path, options, words):
+    r = client.post("/api/games", json={"game": "ptipasspass", "options": options})
+    error = r.get_json()["error"]
+    assert r.status_code == 400 and words in error["en"] and error["fr"] and error["fr"] != error["en"]
+    assert session.log.last_seq() == 0 and session.snapshot()["game"] is None
     r = post_entry(client, action="Place", seat=0, colour=None, cup=[0, 0])
-    assert r.status_code == 422 and "did not start" in r.get_json()["error"]["en"]
-    assert Session(EventLog(log_path)).snapshot()["view"]["started"] is False  # replay does not crash
+    assert r.status_code == 409 and "No game is running" in r.get_json()["error"]["en"]
+    assert Session(EventLog(log_path)).snapshot()["game"] is None  # a restart finds nothing either
+
+
+def test_a_logged_start_this_version_cannot_play_is_shown_unstarted_with_the_reason(log_path):
+    """A start an older version logged with options this one refuses: the replay shows why."""
+    log = EventLog(log_path)
+    log.append(Observation.now("game_start", source="dashboard", game="ptipasspass", options={"players": 3, "first": 3}))
+    log.close()
+    view = Session(EventLog(log_path)).snapshot()["view"]
+    assert view["started"] is False and "seat from 0 to 2" in view["error"]["en"] and view["error"]["fr"]
 
 
 # ----------------------------------------------------------------------------- a turn
@@ -154,7 +164,7 @@ def test_other_kinds_are_not_dashboard_entries(client, session):
     start(session)
     r = client.post("/api/observations", json={"kind": "slide", "data": {"slide": 1, "offset": 1}})
     assert r.status_code == 400
-    assert session.adapter.check_entry("slide", {})["fr"].startswith("PtiPassPass n'accepte pas")
+    assert session._adapter.check_entry("slide", {})["fr"].startswith("PtiPassPass n'accepte pas")
 
 
 # ----------------------------------------------------------------------------- undo and replay
@@ -178,7 +188,7 @@ def test_undo_in_the_middle_skips_entries_that_no_longer_fit(session, client):
     view = session.snapshot()["view"]
     assert view["phase"] == "name_cup" and view["entries"] == 0 and len(view["skipped"]) == 1
     assert any(line["text"]["en"].startswith("Entry ignored") and line["kind"] == "refused"
-               for line in session.adapter.feed)
+               for line in session._adapter.feed)
 
 
 def test_replaying_the_log_gives_the_same_view(session, log_path):
@@ -189,7 +199,7 @@ def test_replaying_the_log_gives_the_same_view(session, log_path):
     enter(session, action="CupShown", cup=[0, 0], tokens=["orange"])
     again = Session(EventLog(log_path))
     assert again.snapshot()["view"] == session.snapshot()["view"]
-    assert [f["text"] for f in again.adapter.feed] == [f["text"] for f in session.adapter.feed]
+    assert [f["text"] for f in again._adapter.feed] == [f["text"] for f in session._adapter.feed]
 
 
 # ----------------------------------------------------------------------------- wins
@@ -203,7 +213,7 @@ def _play_observed(session, seed, players=3):
         action = choose_action(truth, rng)
         for step in observed_inputs(truth, action):
             entry = {"action": action_to_dict(step)}
-            assert session.adapter.check_entry(ACTION, entry) is None
+            assert session._adapter.check_entry(ACTION, entry) is None
             session.submit(Observation.now(ACTION, source="test", **entry))
         truth.apply(action)
         view = session.snapshot()["view"]
@@ -221,8 +231,8 @@ def test_random_games_end_with_the_same_winner_and_announce_wins(session, seed):
     assert view["banner"]["en"] == f"Player {winner + 1} wins the game!"
     assert view["banner"]["fr"] == f"Joueur {winner + 1} gagne la partie !"
     assert round_banners and all("wins round" in b["en"] and "remporte la manche" in b["fr"] for b in round_banners)
-    assert [f["kind"] for f in session.adapter.feed].count("end") == 1
-    assert session.adapter.check_entry(ACTION, {"action": {"action": "NextRound"}})["en"] == "The game is over."
+    assert [f["kind"] for f in session._adapter.feed].count("end") == 1
+    assert session._adapter.check_entry(ACTION, {"action": {"action": "NextRound"}})["en"] == "The game is over."
 
 
 # ----------------------------------------------------------------------------- junk

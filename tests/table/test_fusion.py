@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from table.adapters.landing_fusion import Expected, LandingMatcher, Seen
+from table.passe_murailles.landing import Expected, LandingMatcher, Seen
 from table.log import EventLog
 from table.observations import Observation
 from table.passe_murailles import DropPeg, MoveSlide, PhysicsError, load_profile, new_game, profile_dict
@@ -101,7 +101,7 @@ def landed(tmp_path):
     session = _game_with_landing(tmp_path)
     session.submit(_obs("slide", 100.5, slide=2, offset=1))  # blue: red-1 falls to slide 5
     session.submit(_obs("slide", 101.0, slide=6, offset=1))  # red: red-1 lands over column 2
-    [landing] = session.adapter.g.landings
+    [landing] = session._adapter.g.landings
     assert landing.points == 3 and landing.scored
     return session
 
@@ -119,7 +119,7 @@ def test_a_beam_in_the_window_confirms_the_landing(landed):
 
 
 def test_no_beam_raises_an_alert_and_holds_the_points_back(landed):
-    assert landed.adapter.next_deadline() == pytest.approx(101.5)
+    assert landed._adapter.next_deadline() == pytest.approx(101.5)
     landed.submit(_obs("tick", 101.6))
     [alert] = landed.snapshot()["alerts"]
     assert alert["kind"] == "missing_landing" and alert["expected"]["column"] == 2 and alert["seen"] is None
@@ -138,7 +138,7 @@ def test_resolving_a_missing_landing(landed, choice, details, red):
     landed.submit(_obs("resolve", 102.0, alert=alert["id"], choice=choice, **details))
     snap = landed.snapshot()
     assert snap["alerts"] == [] and snap["view"]["scores"]["red"] == red and snap["view"]["pending"]["red"] == 0
-    assert landed.adapter.g.scores()["red"] == red   # the engine itself was corrected
+    assert landed._adapter.g.scores()["red"] == red   # the engine itself was corrected
 
 
 def test_a_bad_entry_keeps_the_alert_open(landed):
@@ -146,7 +146,7 @@ def test_a_bad_entry_keeps_the_alert_open(landed):
     [alert] = landed.snapshot()["alerts"]
     landed.submit(_obs("resolve", 102.0, alert=alert["id"], choice="entered", column=17))
     assert _kinds(landed) == ["missing_landing"]
-    assert "outside the frame" in landed.adapter.feed[-1]["text"]["en"]
+    assert "outside the frame" in landed._adapter.feed[-1]["text"]["en"]
 
 
 def test_a_late_beam_is_shown_on_the_missing_landing_for_a_person_to_confirm(landed):
@@ -168,7 +168,7 @@ def test_a_beam_in_another_column_is_a_wrong_column_alert(landed):
     [alert] = landed.snapshot()["alerts"]
     assert alert["kind"] == "wrong_column" and alert["expected"]["column"] == 2 and alert["seen"]["column"] == 0
     landed.submit(_obs("resolve", 103.0, alert=alert["id"], choice="sensors"))
-    assert landed.adapter.g.scores()["red"] == 1 and landed.snapshot()["view"]["scores"]["red"] == 1
+    assert landed._adapter.g.scores()["red"] == 1 and landed.snapshot()["view"]["scores"]["red"] == 1
 
 
 def test_a_beam_nobody_expected_offers_the_peg_standing_over_it(tmp_path):
@@ -179,8 +179,8 @@ def test_a_beam_nobody_expected_offers_the_peg_standing_over_it(tmp_path):
     assert alert["kind"] == "unexpected_beam" and alert["seen"]["candidate"] == "red-1"
     assert session.snapshot()["view"]["scores"]["red"] == 0   # nothing counted yet
     session.submit(_obs("resolve", 103.0, alert=alert["id"], choice="sensors"))
-    assert session.adapter.g.frame.peg("red-1").where == "board"
-    assert session.adapter.g.scores()["red"] == 3           # section under column 2, board at 1
+    assert session._adapter.g.frame.peg("red-1").where == "board"
+    assert session._adapter.g.scores()["red"] == 3           # section under column 2, board at 1
 
 
 def test_repeated_disagreements_on_a_column_show_in_health(tmp_path):
@@ -198,19 +198,19 @@ def test_resolutions_and_ticks_replay_to_the_same_state_and_can_be_undone(landed
     landed.submit(_obs("tick", 101.6))
     [alert] = landed.snapshot()["alerts"]
     resolve = landed.submit(_obs("resolve", 102.0, alert=alert["id"], choice="sensors"))
-    assert landed.adapter.g.scores()["red"] == 0
+    assert landed._adapter.g.scores()["red"] == 0
     replayed = Session(EventLog(tmp_path / "log.sqlite3"))
-    assert replayed.adapter.g.to_dict() == landed.adapter.g.to_dict()
+    assert replayed._adapter.g.to_dict() == landed._adapter.g.to_dict()
     assert replayed.snapshot()["alerts"] == []
     landed.submit(_obs("undo", 103.0, seq=resolve.seq))      # the resolution is taken back
-    assert _kinds(landed) == ["missing_landing"] and landed.adapter.g.scores()["red"] == 3
+    assert _kinds(landed) == ["missing_landing"] and landed._adapter.g.scores()["red"] == 3
 
 
 def test_a_peg_of_the_wrong_colour_is_not_played(tmp_path):
     session = Session(EventLog(tmp_path / "log.sqlite3"), clock=lambda: 100.0)
     session.new_game("passe-murailles", {"profile": _profile()})
     session.submit(_obs("peg_drop", 100.0, column=2, colour="blue"))   # red's turn
-    assert _kinds(session) == ["bad_drop"] and session.adapter.g.history == []
+    assert _kinds(session) == ["bad_drop"] and session._adapter.g.history == []
     assert "blue" in session.snapshot()["alerts"][0]["message"]["en"]
 
 
@@ -220,5 +220,5 @@ def test_the_window_comes_from_the_game_options(tmp_path):
     session.submit(_obs("peg_drop", 100.0, column=2))
     session.submit(_obs("slide", 100.5, slide=2, offset=1))
     session.submit(_obs("slide", 101.0, slide=6, offset=1))
-    assert session.adapter.next_deadline() == pytest.approx(103.0)
+    assert session._adapter.next_deadline() == pytest.approx(103.0)
     assert load_profile(_profile()).points(1, 2) == 3

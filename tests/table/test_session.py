@@ -25,7 +25,7 @@ def _sensor_facts_for(action, game) -> list[Observation]:
 def _play(session: Session, moves: int, seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(moves):
-        game = session.adapter.g
+        game = session._adapter.g
         if game.is_over():
             return
         action = rng.choice(game.legal_actions())
@@ -39,8 +39,8 @@ def _comparable(snapshot: dict) -> dict:
 
 def test_sensor_facts_become_moves_by_whose_turn_it_is(session):
     session.new_game("passe-murailles")
-    session.submit(Observation.now("peg_drop", source="test", column=session.adapter.g.legal_actions()[0].column))
-    g = session.adapter.g
+    session.submit(Observation.now("peg_drop", source="test", column=session._adapter.g.legal_actions()[0].column))
+    g = session._adapter.g
     assert g.in_hand()["red"] == 7 and g.current_player == "blue"
 
 
@@ -51,7 +51,7 @@ def test_replaying_the_log_gives_the_same_state(log_path):
     expected = _comparable(live.snapshot())
     replayed = Session(EventLog(log_path))
     assert _comparable(replayed.snapshot()) == expected
-    assert replayed.adapter.g.to_dict() == live.adapter.g.to_dict()
+    assert replayed._adapter.g.to_dict() == live._adapter.g.to_dict()
 
 
 def test_restart_mid_game_resumes_the_same_game(tmp_path):
@@ -64,11 +64,11 @@ def test_restart_mid_game_resumes_the_same_game(tmp_path):
     _play(interrupted, 37, seed=5)
     interrupted.log.close()  # power cut
     resumed = Session(EventLog(tmp_path / "b.sqlite3"))
-    assert resumed.adapter.g.to_dict() == straight.adapter.g.to_dict()
+    assert resumed._adapter.g.to_dict() == straight._adapter.g.to_dict()
     _play(straight, 43, seed=6)
     _play(resumed, 43, seed=6)
-    assert resumed.adapter.g.to_dict() == straight.adapter.g.to_dict()
-    assert resumed.adapter.feed[-1]["text"] == straight.adapter.feed[-1]["text"]
+    assert resumed._adapter.g.to_dict() == straight._adapter.g.to_dict()
+    assert resumed._adapter.feed[-1]["text"] == straight._adapter.feed[-1]["text"]
 
 
 def test_new_game_with_the_frame_out_of_place_asks_to_set_it_up(session):
@@ -83,7 +83,7 @@ def test_new_game_with_the_frame_out_of_place_asks_to_set_it_up(session):
     assert session.snapshot()["alerts"]  # the board is still out of place
     session.submit(Observation.now("board", source="test", position=2))
     assert session.snapshot()["alerts"] == []
-    assert session.adapter.g.current_player == "red" and session.adapter.g.history == []
+    assert session._adapter.g.current_player == "red" and session._adapter.g.history == []
 
 
 def test_a_two_notch_jump_is_refused_and_waits_for_the_put_back(session):
@@ -93,11 +93,11 @@ def test_a_two_notch_jump_is_refused_and_waits_for_the_put_back(session):
     assert "2 notches" in alert["message"]["en"] and "2 crans" in alert["message"]["fr"]
     # while the slide is out of place, another move is not taken either
     session.submit(Observation.now("slide", source="test", slide=5, offset=1))
-    assert session.adapter.g.history == []
+    assert session._adapter.g.history == []
     assert {p["number"] for p in session.snapshot()["alerts"][0]["expected"]} == {2, 5}
     session.submit(Observation.now("slide", source="test", slide=2, offset=0))
     session.submit(Observation.now("slide", source="test", slide=5, offset=0))
-    assert session.snapshot()["alerts"] == [] and session.adapter.g.current_player == "red"
+    assert session.snapshot()["alerts"] == [] and session._adapter.g.current_player == "red"
 
 
 def test_waiting_readers_wake_on_a_new_observation(session):
@@ -117,9 +117,9 @@ def test_waiting_readers_wake_on_a_new_observation(session):
 def test_options_a_game_refuses_are_not_logged_and_a_restart_still_works(log_path):
     import pytest
 
-    from table.adapters import ADAPTERS
+    from table.games import games
 
-    if "pass-pass" not in ADAPTERS:
+    if "pass-pass" not in games():
         pytest.skip("the Pass Pass adapter is not installed")
     live = Session(EventLog(log_path))
     live.new_game("passe-murailles")
@@ -128,4 +128,4 @@ def test_options_a_game_refuses_are_not_logged_and_a_restart_still_works(log_pat
         live.new_game("pass-pass", {"players": 9})
     assert live.log.last_seq() == before  # nothing logged
     restarted = Session(EventLog(log_path))
-    assert restarted.adapter.game == "passe-murailles"
+    assert restarted._adapter.game == "passe-murailles"

@@ -1,5 +1,5 @@
 // passetable dashboard: one live state (Server-Sent Events, polling as a fallback),
-// drawn by the renderer of the game being played (static/games/<game>.js).
+// drawn by the renderer of the game being played (the game folder's static/page.js, served at /games/<game>/page.js).
 "use strict";
 const PT = (window.PT = {
   lang: document.body.dataset.lang || "fr",

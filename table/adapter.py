@@ -13,6 +13,7 @@ lines, and ``alerts`` a person must resolve when the table and the rules disagre
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -49,6 +50,8 @@ class GameAdapter:
     """Base of the per-game adapters; see the module docstring."""
 
     game: ClassVar[str] = ""
+    #: observation kinds a person may enter on the game's page (checked by :meth:`check_entry`)
+    dashboard_kinds: ClassVar[frozenset[str]] = frozenset()
     #: observation kinds a person may cancel with an ``undo`` observation
     undoable_kinds: ClassVar[frozenset[str]] = frozenset()
 
@@ -67,6 +70,20 @@ class GameAdapter:
 
     def health(self) -> dict[str, Any]:
         return {}
+
+    def check_entry(self, kind: str, data: dict[str, Any]) -> dict[str, str] | None:
+        """Why a person's entry would be refused now (``{"en", "fr"}``), or None."""
+        return None
+
+    def start_problem(self) -> dict[str, str] | None:
+        """Why this game cannot be played from its start (``{"en", "fr"}``), or None."""
+        return None
+
+    def replica(self) -> dict[str, Any]:
+        """What a reader outside the session may have: a private copy of the engine
+        (``engine``) and any public progress the adapter adds (see ``Session.current_game``)."""
+        engine = getattr(self, "g", None)
+        return {"engine": copy.deepcopy(engine) if engine is not None else None}
 
     # -- shared helpers
     def say(self, t: float, en: str, fr: str, *, kind: str = "info", seq: int | None = None) -> None:

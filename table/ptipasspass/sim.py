@@ -27,9 +27,10 @@ import random
 import threading
 from typing import Any
 
-from hardware.sim_players import PlayerThread
+from table.simulation import PlayerThread
 from table import observations as K
-from table.adapters.ptipasspass import ACTION, OptionsError, parse_options
+from table.errors import Refused
+from table.ptipasspass.adapter import ACTION, OptionsError, parse_options
 from table.observations import Observation
 from table.ptipasspass import Game, action_to_dict, new_game, observed_inputs
 from table.ptipasspass.playout import choose_action
@@ -86,7 +87,7 @@ class PtiPassPassSimulation(PlayerThread):
     def begin_game(self) -> None:
         """Start a new game in the session and play it."""
         first = self.rng.randrange(self.players)
-        obs = self.session.new_game(GAME, {"players": self.players, "first": first}, source=SOURCE)
+        obs = self.session.start_game(GAME, {"players": self.players, "first": first}, source=SOURCE)
         self._follow(obs.seq or 0, self.players, first)
 
     def _follow(self, game_seq: int, players: int, first: int) -> None:
@@ -111,10 +112,9 @@ class PtiPassPassSimulation(PlayerThread):
 
     def still_ours(self) -> bool:
         """True while the session's game is still the one the simulated players play."""
-        adapter = self.session.adapter
-        return (self.truth is not None and adapter is not None and adapter.game == GAME
-                and self.session.game_seq == self.game_seq
-                and len(getattr(adapter, "entries", ())) == self.submitted)
+        record = self.session.current_game()
+        return (self.truth is not None and record is not None and record.game == GAME
+                and record.seq == self.game_seq and record.extra.get("entries") == self.submitted)
 
     # ---------------------------------------------------------------- play
     def step(self) -> bool:
@@ -130,12 +130,12 @@ class PtiPassPassSimulation(PlayerThread):
             self.pending = observed_inputs(self.truth, action)
             self.truth.apply(action)
         entry = {"action": action_to_dict(self.pending.pop(0))}
-        problem = self.session.adapter.check_entry(ACTION, entry)  # type: ignore[union-attr]
-        if problem:  # would mean the engine's observed mode disagrees with its full mode
-            log.error("the scorekeeper refused a simulated entry %s: %s", entry, problem["en"])
+        try:
+            self.session.enter(ACTION, entry, source=SOURCE)
+        except Refused as exc:  # would mean the engine's observed mode disagrees with its full mode
+            log.error("the scorekeeper refused a simulated entry %s: %s", entry, exc.en)
             self.truth = None
             return False
-        self.session.submit(Observation.now(ACTION, source=SOURCE, **entry))
         self.submitted += 1
         return True
 
@@ -172,6 +172,7 @@ class PtiPassPassSimulation(PlayerThread):
 
 
 def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = None,
-                    restart_after: float | None = 20.0, players: int = DEFAULT_PLAYERS) -> PtiPassPassSimulation:
+                    restart_after: float | None = 20.0, players: int = DEFAULT_PLAYERS,
+                    **_: Any) -> PtiPassPassSimulation:
     """The object ``passetable run --sim --game ptipasspass`` starts and stops."""
     return PtiPassPassSimulation(session, pace=pace, seed=seed, restart_after=restart_after, players=players)

@@ -22,9 +22,9 @@ import random
 import threading
 from typing import Any
 
-from hardware.sim_players import PlayerThread
+from table.simulation import PlayerThread
 from table import observations as K
-from table.adapters.passe_eclair import (
+from table.passe_eclair.adapter import (
     BLOCKED,
     MICHI_SWAP,
     PLACE,
@@ -45,6 +45,7 @@ from table.passe_eclair import (
     new_game,
     playout_steps,
 )
+from table.errors import Refused
 from table.session import Session
 
 log = logging.getLogger(__name__)
@@ -128,7 +129,7 @@ class SimulatedPasseEclairTable(PlayerThread):
         """Log a new game and deal its engine twin (same players and coach)."""
         players = self.players or self.rng.choice((3, 4))
         coach = self.rng.randrange(players)
-        self.session.new_game(GAME, {"players": players, "names": list(NAMES[:players]), "coach": coach},
+        self.session.start_game(GAME, {"players": players, "names": list(NAMES[:players]), "coach": coach},
                               source=SOURCE)
         return self._engine_for(players, coach)
 
@@ -142,7 +143,11 @@ class SimulatedPasseEclairTable(PlayerThread):
             for kind, data in table_entries(action, outcome, phase_before=self._phase, pile_before=self._pile):
                 if self._stop.is_set() or self._new_game.is_set():
                     return False
-                self.session.submit(Observation.now(kind, source=SOURCE, **data))
+                try:
+                    self.session.enter(kind, data, source=SOURCE)
+                except Refused as exc:  # the scorekeeper's rules disagree: wait for a new game
+                    log.warning("simulated Passe Éclair entry refused: %s", exc.en)
+                    return True
                 self.entries += 1
                 if self.pace:
                     self._stop.wait(self.pace)
@@ -179,13 +184,13 @@ class SimulatedPasseEclairTable(PlayerThread):
 
     def _follow_dashboard_game(self) -> Game | None:
         """A game someone started on the dashboard: deal its twin, or None for another game."""
-        adapter = self.session.adapter
-        if adapter is None or adapter.game != GAME or self._stop.is_set():
+        record = self.session.current_game()
+        if record is None or record.game != GAME or self._stop.is_set():
             return None
-        return self._engine_for(adapter.g.players, adapter.g.coach)
+        return self._engine_for(record.engine.players, record.engine.coach)
 
 
-def make_simulation(session: Session, *, pace: float, seed: int | None, restart_after: float | None
-                    ) -> SimulatedPasseEclairTable:
+def make_simulation(session: Session, *, pace: float, seed: int | None, restart_after: float | None,
+                    **_: Any) -> SimulatedPasseEclairTable:
     """The simulated table ``passetable run --sim --game passe-eclair`` starts."""
     return SimulatedPasseEclairTable(session, pace=pace, seed=seed, restart_after=restart_after)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from table import observations as K
-from table.adapters.base import GameAdapter, text
+from table.adapter import GameAdapter, text
 from table.observations import Observation
 from table.pass_pass import (
     COLOUR_NAMES,
@@ -176,6 +176,9 @@ class PassPassAdapter(GameAdapter):
         return [self.name(s, lang) for s in range(self.g.players)]
 
     # ------------------------------------------------------------------ input
+    def replica(self) -> dict[str, Any]:
+        return {**super().replica(), "actions": list(self.actions), "setup": dict(self.setup)}
+
     def check_entry(self, kind: str, data: dict[str, Any]) -> dict[str, str] | None:
         """None if the entry is legal now, else the reason in both languages (nothing
         changes: the entry is tried on a copy of the game)."""

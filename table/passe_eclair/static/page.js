@@ -41,11 +41,6 @@
   // consolation token), forgotten when the game moves on.
   let ui = { key: null, michiFrom: null, victory: null, blockedOpen: false };
 
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = "/static/games/passe-eclair.css";
-  document.head.append(link);
-
   function entry(kind, data) { return PT.post("/api/observations", { kind, data: data || {} }); }
   function short(name) { return NAMES[name].slice(0, 3); }
   function seatName(v, s) { return v.names[PT.lang][s] || v.names.en[s]; }

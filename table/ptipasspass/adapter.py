@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.adapters.base import GameAdapter, text
+from table.adapter import GameAdapter, text
 from table.observations import Observation
 from table.ptipasspass import Game, IllegalAction, action_from_dict, describe, new_game
 
@@ -112,6 +112,12 @@ class PtiPassPassAdapter(GameAdapter):
         starter_en, starter_fr = self._who(first, "en"), self._who(first, "fr")
         self.say(start.t, f"New game of PtiPassPass, {players} players: {starter_en} starts.",
                  f"Nouvelle partie de PtiPassPass à {players} joueurs : {starter_fr} commence.", seq=start.seq)
+
+    def start_problem(self) -> dict[str, str] | None:
+        return self.error
+
+    def replica(self) -> dict[str, Any]:
+        return {**super().replica(), "entries": len(self.entries)}
 
     # ------------------------------------------------------------------ input
     def check_entry(self, kind: str, data: dict[str, Any]) -> dict[str, str] | None:

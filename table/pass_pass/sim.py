@@ -4,9 +4,9 @@ types what they see.
 The players' cards come from a full-knowledge engine (``deal=True``, dealt with a seeded
 RNG): it is the table itself, knowing every hand. The players pick random legal plays
 and takes; each is submitted as the observed-mode entry a person would type on the
-dashboard (``pass_pass.play`` and so on, source ``"sim"``), checked first with the
-adapter's ``check_entry`` exactly as the web layer does. The session never looks at this
-object.
+dashboard (``pass_pass.play`` and so on, source ``"sim"``), through the session's
+``enter`` command exactly as the web layer does. It reads the game only through
+``session.current_game()`` (a private copy); the session never looks at this object.
 
     >>> sim = make_simulation(session, pace=0.0, seed=1, restart_after=None)
     >>> sim.start()
@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import logging
 import random
+from typing import Any
 
-from hardware.sim_players import PlayerThread
-from table.adapters.pass_pass import PassPassAdapter, entry_of
-from table.observations import Observation
+from table.simulation import PlayerThread
+from table.errors import Refused
 from table.pass_pass import Action, IllegalAction, new_game
+from table.pass_pass.adapter import entry_of
 from table.pass_pass.game import Game
-from table.session import Session
+from table.session import GameRecord, Session
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +40,9 @@ NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
 
 
 def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = None,
-                    restart_after: float | None = 20.0) -> SimulatedPassPassTable:
-    """What ``passetable run --sim --game pass-pass`` starts."""
+                    restart_after: float | None = 20.0, **_: Any) -> SimulatedPassPassTable:
+    """What ``passetable run --sim --game pass-pass`` starts (the settings, game options
+    and faults the CLI also passes are for sensed games)."""
     return SimulatedPassPassTable(session, pace=pace, seed=seed, restart_after=restart_after)
 
 
@@ -51,7 +53,7 @@ class SimulatedPassPassTable(PlayerThread):
 
         >>> table = SimulatedPassPassTable(session, pace=0.0, seed=3, restart_after=None)
         >>> table.play_game()          # a whole game, in the calling thread
-        >>> session.adapter.g.is_over()
+        >>> session.current_game().engine.is_over()
         True
     """
 
@@ -73,21 +75,21 @@ class SimulatedPassPassTable(PlayerThread):
     def _before_start(self) -> None:
         """Carry on the game the log holds if the simulated deal explains it (a restart),
         else start a new one."""
-        adapter = self._adapter()
-        if adapter is None or adapter.g.is_over() or self._mind_matching(adapter) is None:
+        record = self._record()
+        if record is None or record.engine.is_over() or self._mind_matching(record) is None:
             self.new_game()
 
     def new_game(self) -> None:
         """Start a game with a random setup, as the table's players would choose it."""
         players, teams = self.rng.choice(SETUPS)
-        self.session.new_game(GAME, {
+        self.session.start_game(GAME, {
             "players": players, "teams": teams, "names": list(NAMES[:players]),
             "first": self.rng.randrange(players), "deal_seed": self.rng.randrange(2**31)}, source=SOURCE)
 
     def play_game(self) -> None:
         """Enter a whole game at once (tests, benchmarks); starts one if none is running."""
-        adapter = self._adapter()
-        if adapter is None or adapter.g.is_over():
+        record = self._record()
+        if record is None or record.engine.is_over():
             self.new_game()
         while self.step():
             pass
@@ -104,8 +106,8 @@ class SimulatedPassPassTable(PlayerThread):
                 if self.step():
                     over_since_waiting = False
                     continue
-                adapter = self._adapter()
-                if adapter is not None and adapter.g.is_over() and not over_since_waiting:
+                record = self._record()
+                if record is not None and record.engine.is_over() and not over_since_waiting:
                     over_since_waiting = True
                     if self.restart_after is not None and not self._wait_for_other_game(self.restart_after):
                         self.new_game()
@@ -129,45 +131,46 @@ class SimulatedPassPassTable(PlayerThread):
     def step(self) -> bool:
         """Enter the next entry of the game; False when there is nothing to enter (game
         over, not a Pass Pass game, or entries the simulated hands cannot explain)."""
-        adapter = self._adapter()
-        if adapter is None or adapter.g.is_over():
+        record = self._record()
+        if record is None or record.engine.is_over():
             return False
-        mind = self._mind_matching(adapter)
+        mind = self._mind_matching(record)
         if mind is None:
             return False
         action = self.rng.choice(mind.legal_actions())
         kind, data = entry_of(action)
-        problem = adapter.check_entry(kind, data)
-        if problem is not None:  # the scorekeeper disagrees: resync on the next step
-            log.warning("simulated entry refused: %s", problem["en"])
+        try:
+            self.session.enter(kind, data, source=SOURCE)
+        except Refused as exc:  # the scorekeeper disagrees: resync on the next step
+            log.warning("simulated entry refused: %s", exc.en)
             self._mind_for = (-1, -1)
             return False
-        self.session.submit(Observation.now(kind, source=SOURCE, **data))
         self.entries += 1
-        if self._adapter() is adapter and len(adapter.actions) == self._mind_for[1] + 1:
+        after = self._record()
+        if after is not None and after.seq == record.seq and len(after.extra["actions"]) == self._mind_for[1] + 1:
             mind.apply(action)
-            self._mind_for = (self.session.game_seq, len(adapter.actions))
+            self._mind_for = (after.seq, len(after.extra["actions"]))
         return True
 
-    def _adapter(self) -> PassPassAdapter | None:
-        adapter = self.session.adapter
-        return adapter if isinstance(adapter, PassPassAdapter) else None
+    def _record(self) -> GameRecord | None:
+        record = self.session.current_game()
+        return record if record is not None and record.game == GAME else None
 
-    def _mind_matching(self, adapter: PassPassAdapter) -> Game | None:
+    def _mind_matching(self, record: GameRecord) -> Game | None:
         """The full-knowledge game in step with the scorekeeper: kept while only this
         table enters; otherwise dealt again and replayed from the scorekeeper's actions."""
-        here = (self.session.game_seq, len(adapter.actions))
+        here = (record.seq, len(record.extra["actions"]))
         if self.mind is not None and here == self._mind_for:
             return self.mind
-        self.mind = self._replayed(adapter, list(adapter.actions))
+        self.mind = self._replayed(record, list(record.extra["actions"]))
         self._mind_for = here if self.mind is not None else (-1, -1)
         return self.mind
 
-    def _replayed(self, adapter: PassPassAdapter, actions: list[Action]) -> Game | None:
-        setup = adapter.setup
-        seed = adapter.options.get("deal_seed")
+    def _replayed(self, record: GameRecord, actions: list[Action]) -> Game | None:
+        setup = record.extra["setup"]
+        seed = record.options.get("deal_seed")
         if seed is None:  # a game a person started: this table deals it, the same on every replay
-            seed = self._deals.setdefault(self.session.game_seq, self.rng.randrange(2**31))
+            seed = self._deals.setdefault(record.seq, self.rng.randrange(2**31))
         mind = new_game(setup["players"], teams=setup["teams"], first=setup["first"], seed=seed, deal=True)
         try:
             for action in actions:

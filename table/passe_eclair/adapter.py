@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar
 
 from table import observations as K
-from table.adapters.base import GameAdapter, text
+from table.adapter import GameAdapter, text
 from table.observations import Observation
 from table.passe_eclair import ALL_CARD_IDS, BadInput, IllegalAction, card_label
 from table.passe_eclair.cards import validate_players

@@ -8,7 +8,7 @@ alert tells the players what to put back, and the adapter waits until the sensor
 it put back.
 
 The beams under the frame are checked against the landings the engine predicts (see
-:mod:`table.adapters.pm_fusion`): disagreements raise alerts, and the disputed points
+:mod:`table.passe_murailles.fusion`): disagreements raise alerts, and the disputed points
 wait as ``pending`` in :meth:`view` until a person settles them. A peg dropped into the
 top slide is played by whoever's turn it is; a ``colour`` in the ``peg_drop`` (the
 camera's) that is not that player's raises an alert instead.
@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from table import observations as K
-from table.adapters.base import Alert, GameAdapter, text
-from table.adapters.pm_fusion import BeamFusion, is_fusion_alert
+from table.adapter import Alert, GameAdapter, text
+from table.passe_murailles.fusion import BeamFusion, is_fusion_alert
 from table.observations import Observation
 from table.timers import TICK
 from table.passe_murailles import DropPeg, IllegalAction, MoveBoard, MoveSlide, new_game

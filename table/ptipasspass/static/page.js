@@ -52,8 +52,6 @@
   const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
   const cupLabel = (cell) => `${s("row")} ${cell[0] + 1} ${s("col")} ${cell[1] + 1}`;
 
-  document.head.append(PT.el("link", { rel: "stylesheet", href: "/static/games/ptipasspass.css" }));
-
   // What the person is entering, kept across re-renders of the same game moment.
   let moment = null, selected = [], drafts = {};
 

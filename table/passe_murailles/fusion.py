@@ -1,6 +1,6 @@
 """Passe-Murailles: the beams under the frame checked against the engine's landings.
 
-Mixed into :class:`~table.adapters.passe_murailles.PasseMuraillesAdapter`. After each
+Mixed into :class:`~table.passe_murailles.adapter.PasseMuraillesAdapter`. After each
 move the engine says which pegs land where; a beam over that column within the window
 (game option ``beam_window_ms``, default 500) confirms it. Anything else raises an
 alert with what was expected and what was seen, and the points in question are shown
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from table.adapters.base import Alert, text
-from table.adapters.landing_fusion import Expected, LandingMatcher, Match, Seen
+from table.adapter import Alert, text
+from table.passe_murailles.landing import Expected, LandingMatcher, Match, Seen
 from table.observations import Observation
 from table.passe_murailles import Landing, PhysicsError
 

@@ -1,0 +1,93 @@
+"""The Passe-Murailles frame's hardware, real or simulated, attached to a session.
+
+The game's spec names these two factories (``sensors`` and ``simulator``); the CLI calls
+them without knowing which game it runs:
+
+    >>> parts = attach(session, settings, game_options)           # the real frame on a Pi
+    >>> parts = simulate(session, settings=settings, game_options=game_options, pace=2.0,
+    ...                  seed=1, restart_after=20.0, faults="miss@0.1")
+
+Real: the sensor board on the serial port, read by the bridge; beams, buttons, lights
+and buzzer on the Pi's GPIO. Simulated: the same bridge reading the pure-Python sensor
+board over a pseudo-terminal, the same GPIO code on gpiozero's ``MockFactory`` pins, and
+two simulated players moving the simulated frame. Each part has ``start()``/``stop()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from table.config import ConfigError
+
+
+def attach(session: Any, settings: Any, game_options: dict[str, Any]) -> list[Any]:
+    """The real frame's sensors. ``game_options`` receives what the game must log with
+    its start (the beam window from the GPIO settings)."""
+    from firmware_bridge import Bridge
+    from hardware.gpio import attach_gpio
+    from table.passe_murailles import load_profile
+
+    if not settings.serial.port:
+        raise ConfigError("no hardware configured for the frame: use --sim, or give a --config with a [serial] port"
+                          " | aucun matériel configuré pour le cadre : utilisez --sim, ou un --config avec un port"
+                          " [serial]")
+    profile = load_profile(game_options.get("profile"))
+    gpio = attach_gpio(session, settings.gpio, columns=profile.columns)
+    game_options.update(gpio.pins.game_options())
+    bridge = Bridge(settings.serial.port, session.submit, baudrate=settings.serial.baudrate)
+    session.health_sources["serial"] = bridge.health
+    return [gpio, bridge]
+
+
+def simulate(session: Any, *, settings: Any, game_options: dict[str, Any], pace: float, seed: int | None,
+             restart_after: float | None, faults: str = "", **_: Any) -> list[Any]:
+    """The simulated frame: players, the sensor board behind a pseudo-terminal read by
+    the real bridge, and the beams and buttons on gpiozero's MockFactory pins."""
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.gpio import attach_gpio
+    from hardware.gpio.sim_pins import GpioSensors
+    from hardware.sim_table import SimulatedTable
+    from table.passe_murailles import load_profile
+    from table.timers import RealClock
+
+    profile = load_profile(game_options.get("profile"))
+    clock = RealClock()
+    factory = MockFactory()
+    gpio = attach_gpio(session, settings.gpio, pin_factory=factory, clock=clock, columns=profile.columns)
+    game_options.update(gpio.pins.game_options())
+    serial_parts, sensors = _serial_stand_in(session, GpioSensors(session, factory, gpio.pins, clock))
+    table = SimulatedTable(session, sensors, pace=pace, seed=seed, profile=profile, restart_after=restart_after,
+                           clock=clock, faults=faults or None, game_options=game_options)
+    return [gpio, *serial_parts, table]
+
+
+def _serial_stand_in(session: Any, sensors: Any) -> tuple[list[Any], Any]:
+    """The simulated slide and board positions travel as the real ones do: the
+    pure-Python sensor board speaks the real protocol on a pseudo-terminal, and the real
+    bridge reads it. Both start where the sensors last saw the frame (a restart)."""
+    from firmware_bridge import Bridge
+    from hardware.sim_board import SimulatedBoard
+    from hardware.sim_table import SerialBoardSensors
+
+    slides = {int(k): v for k, v in session.sensed["slides"].items()}
+    board_position = session.sensed["board"] or 2
+    board = SimulatedBoard(slides_start=tuple(slides.get(n, 0) for n in range(1, 7)), board_start=board_position)
+    board.start()  # the pseudo-terminal must exist before the bridge opens it
+    known = {"slides": {n: slides.get(n, 0) for n in range(1, 7)}, "board": board_position}
+    bridge = Bridge(board.port, session.submit, known_positions=known)
+    session.health_sources["serial"] = bridge.health
+    return [_Stopper(board), bridge], SerialBoardSensors(board, sensors)
+
+
+class _Stopper:
+    """A part already started when built: the service only stops it."""
+
+    def __init__(self, part: Any):
+        self.part = part
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        self.part.stop()

@@ -1,0 +1,72 @@
+"""Passe-Murailles as the service knows it (registered in ``pyproject.toml``).
+
+A client may send a whole geometry (``profile``, as the TOML file's data) but never a
+file path, and only within the bounds a real frame can have:
+
+    >>> SPEC.check_options({"first": "blue"})
+    {'first': 'blue'}
+    >>> SPEC.check_options({"profile": "/etc/passwd"})
+    Traceback (most recent call last):
+    ...
+    table.errors.Refused: Passe-Murailles: profile: Input should be a valid dictionary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
+
+from table.games import GameOptions, GameSpec
+from table.passe_murailles.profile import load_profile
+from table.rules import ProfileError
+
+# What a frame that fits on a café table can be: beyond this a profile is a mistake (or
+# an attack that would make every restart slow).
+MAX_COLUMNS = 16
+MAX_PEGS_PER_PLAYER = 40
+MAX_SLIDE_TRAVEL = 6
+
+
+class PasseMuraillesOptions(GameOptions):
+    first: Literal["red", "blue"] = Field("red", title="First to play", json_schema_extra={"fr": "Premier joueur"})
+    profile: dict[str, Any] | None = Field(None, json_schema_extra={"hidden": True})
+    beam_window_ms: float = Field(500, ge=50, le=5000, json_schema_extra={"hidden": True})
+
+    @field_validator("profile")
+    @classmethod
+    def _bounded_geometry(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is None:
+            return None
+        try:
+            profile = load_profile(value)
+        except ProfileError as exc:
+            raise ValueError(f"{exc} | profil invalide : {exc}") from None
+        travel = max(max(abs(s.low), abs(s.high)) for s in profile.slides)
+        if profile.columns > MAX_COLUMNS or profile.pegs_per_player > MAX_PEGS_PER_PLAYER or travel > MAX_SLIDE_TRAVEL:
+            raise ValueError(
+                f"a frame has at most {MAX_COLUMNS} columns, {MAX_PEGS_PER_PLAYER} pegs per player and slides "
+                f"that move {MAX_SLIDE_TRAVEL} notches each way | un cadre a au plus {MAX_COLUMNS} colonnes, "
+                f"{MAX_PEGS_PER_PLAYER} pions par joueur et des coulisses de {MAX_SLIDE_TRAVEL} crans de chaque côté")
+        return value
+
+
+def default_options(settings: Any) -> dict[str, Any]:
+    """The frame's geometry every game starts with: the settings' profile file, or the
+    shipped one (a broken file raises :class:`~table.rules.ProfileError` at start-up)."""
+    return {"profile": load_profile(settings.game.profile).to_dict()}
+
+
+SPEC = GameSpec(
+    id="passe-murailles",
+    names={"en": "Passe-Murailles", "fr": "Passe-Murailles"},
+    players=(2, 2),
+    options=PasseMuraillesOptions,
+    adapter="table.passe_murailles.adapter:PasseMuraillesAdapter",
+    playout="table.passe_murailles.playout:random_playout",
+    simulator="hardware.frame:simulate",
+    sensors="hardware.frame:attach",
+    defaults=default_options,
+    static=Path(__file__).parent / "static",
+)
