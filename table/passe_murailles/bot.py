@@ -15,7 +15,7 @@ Levels (each beats the one below it; ``tests/bench/bot_strength.py`` measures by
    the opponent points right away;
 2. greedy: the best move for points one move ahead;
 3. looks two moves ahead (its move and the reply);
-4. looks four moves ahead, within the time budget;
+4. looks up to four moves ahead, within a quarter of the time budget;
 5. searches as deep as the time budget allows (iterative deepening).
 
 The game is only read (a compact :class:`~table.passe_murailles.position.Position` is
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 LEVELS = (1, 2, 3, 4, 5)
 DEPTHS = {2: 1, 3: 2, 4: 4, 5: 64}  # plies searched per level (level 5: until the budget runs out)
+SHARE = {2: 1.0, 3: 1.0, 4: 0.25, 5: 1.0}  # of the time (and node) budget each level may spend
 MARGIN_S = 0.003  # kept back for the last clock check and the answer
 
 
@@ -81,8 +82,9 @@ def bot_turn(game: Game, level: int = 5, budget_s: float = 0.2, rng: random.Rand
         move, depth, value = beginner_move(pos, rng or random.Random(hash(pos.key()))), 0, 0.0
     else:
         # The budget counts from the call: reading the game and the clock checks come out of it.
-        left = max(0.0, budget_s - (time.perf_counter() - started) - MARGIN_S)
-        result = (searcher or Searcher()).search(pos, max_depth=DEPTHS[level], budget_s=left, max_nodes=max_nodes)
+        left = max(0.0, budget_s * SHARE[level] - (time.perf_counter() - started) - MARGIN_S)
+        nodes = None if max_nodes is None else max(1, int(max_nodes * SHARE[level]))
+        result = (searcher or Searcher()).search(pos, max_depth=DEPTHS[level], budget_s=left, max_nodes=nodes)
         move, depth, value = result.move, result.depth, result.value
     action = action_of(move)
     words = phrases.ask(action, colour=game.current_player, board=game.frame.board_position)
@@ -103,3 +105,21 @@ def beginner_move(pos: Position, rng: random.Random) -> int:
         if ok:
             safe.append(move)
     return rng.choice(safe or pos.legal_moves())
+
+
+def asked_otherwise(turn: BotTurn, done: Action, board: int | None = None) -> dict[str, str] | None:
+    """The alert text when the move sensed on the frame is not the one the bot asked for
+    (``board``: the board position before the move), or None when it is the same.
+
+        >>> from table.passe_murailles import MoveSlide, new_game
+        >>> turn = bot_turn(new_game(), level=1)
+        >>> asked_otherwise(turn, turn.action) is None
+        True
+    """
+    if done == turn.action:
+        return None
+    asked = phrases.ask(turn.action, colour=turn.player, board=board)
+    seen = phrases.doing(done, board=board)
+    return {"en": f"The bot asked you to {asked['en']}, but the frame shows {seen['en']}.",
+            "fr": f"Le robot a demandé : {asked['fr']} ; le cadre montre plutôt : {seen['fr']}."}
+

@@ -141,3 +141,22 @@ def test_one_searcher_serves_games_on_different_profiles_without_mixing_them_up(
         pos = Position.from_game(game)
         shared = searcher.search(pos, max_depth=3)
         assert shared.value == pytest.approx(Searcher().search(pos, max_depth=3).value)
+
+
+def test_a_different_move_on_the_frame_is_named_in_the_alert_text():
+    from table.passe_murailles.bot import asked_otherwise
+
+    game = Game(SHIPPED)
+    turn = bot_turn(game, level=3)
+    other = next(a for a in game.legal_actions() if a != turn.action and isinstance(a, MoveSlide))
+    text = asked_otherwise(turn, other, board=game.frame.board_position)
+    assert text["en"].startswith("The bot asked you to ") and f"slide {other.slide}" in text["en"]
+    assert text["fr"].startswith("Le robot a demandé : ") and f"coulisse {other.slide}" in text["fr"]
+    assert asked_otherwise(turn, turn.action) is None
+
+
+def test_level_4_thinks_for_a_quarter_of_the_budget_and_level_5_for_all_of_it():
+    pos_game = random_positions(1, seed=21)[0]
+    four = bot_turn(pos_game, level=4, max_nodes=4000, budget_s=10)
+    five = bot_turn(pos_game, level=5, max_nodes=4000, budget_s=10)
+    assert four.depth <= 4 and five.depth >= four.depth
