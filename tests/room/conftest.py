@@ -34,8 +34,8 @@ def make_session(tmp_path):
 def listen():
     made: list[Listener] = []
 
-    def make(broker, topic: str = "passetable/#") -> Listener:
-        lst = Listener(broker, topic)
+    def make(broker, topic: str = "passetable/#", **kw) -> Listener:
+        lst = Listener(broker, topic, **kw)
         made.append(lst)
         return lst
 

@@ -27,10 +27,11 @@ def free_port() -> int:
 class Broker:
     """``mosquitto -c <tiny config>`` on loopback; ``stop()`` and ``start()`` again keep the port."""
 
-    def __init__(self, workdir: Path, port: int | None = None, extra: str = ""):
+    def __init__(self, workdir: Path, port: int | None = None, *, persistent: bool = False, extra: str = ""):
         self.port = port or free_port()
         self.conf = workdir / f"mosquitto-{self.port}.conf"
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n{extra}")
+        keep = f"persistence true\npersistence_location {workdir}/\n" if persistent else "persistence false\n"
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n{keep}{extra}")
         self.log = workdir / f"mosquitto-{self.port}.log"
         self.proc: subprocess.Popen | None = None
 
@@ -79,16 +80,22 @@ def pass_pass_sim(session, **kw):
 class Listener:
     """A plain MQTT client that keeps the last message of each topic and every event."""
 
-    def __init__(self, broker: Broker, topic: str = "passetable/#"):
+    def __init__(self, broker: Broker, topic: str = "passetable/#", *, client_id: str | None = None):
+        """``client_id`` given: a persistent session (the broker keeps its QoS 1 messages while it is away)."""
         self.last: dict[str, dict] = {}
         self.events: list[dict] = []
         self.raw: list[tuple[str, bytes, bool]] = []
         self.lock = threading.Lock()
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"listener-{time.monotonic_ns()}")
+        self.subscribed = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or f"listener-{time.monotonic_ns()}",
+                                  clean_session=client_id is None)
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
+        self.client.on_subscribe = lambda *_: self.subscribed.set()
         self.client.connect("127.0.0.1", broker.port)
         self.client.loop_start()
+        if not self.subscribed.wait(10):
+            raise RuntimeError("the listener could not subscribe")
 
     def _on_message(self, _c, _u, msg) -> None:
         with self.lock:
@@ -111,3 +118,32 @@ class Listener:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+RUNNER = Path(__file__).with_name("table_runner.py")
+
+
+class TableProcess:
+    """``table_runner.py`` in a child process."""
+
+    def __init__(self, broker: Broker, table: str, data: Path, *args: str):
+        import sys
+
+        self.proc = subprocess.Popen([sys.executable, str(RUNNER), "--mqtt", broker.url, "--table", table,
+                                      "--data", str(data), *args], stdout=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        if not line.startswith("ready"):
+            self.stop()
+            raise RuntimeError(f"table {table} did not start: {line!r}")
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()

@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 WAIT_S = 0.25           # how often the worker looks at the connection besides changes
 HEALTH_EVERY_S = 10.0   # retained health refresh: the hub's "last seen"
 GOODBYE_S = 1.0         # how long stop() waits for "offline" to leave
+PAHO_SPARE = 64         # state, alerts, health and discovery beside a full queue of events
 
 
 class TablePublisher:
@@ -78,7 +79,8 @@ class TablePublisher:
         self.since = clock()
         self._client = mqtt_client.make_client(self.settings, client_id=f"passetable-{table}-{os.getpid()}")
         self._client.will_set(self.topics.health, self._health_payload("offline"), qos=1, retain=True)
-        self._client.max_queued_messages_set(self.settings.queue_limit)
+        # paho's own queue holds what is in flight (not yet acknowledged): room for one burst of ours
+        self._client.max_queued_messages_set(self.settings.queue_limit + PAHO_SPARE)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
