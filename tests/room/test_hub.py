@@ -69,7 +69,7 @@ def _same(hub_view: dict, table: Table) -> bool:
 @pytest.mark.slow
 def test_two_tables_hub_lists_both_and_follows_the_games(broker, make_session, hub_server):
     _hub, server = hub_server
-    tables = [Table(make_session, broker, "bar-1", seed=1).start(), Table(make_session, broker, "bar-2", seed=2).start()]
+    tables = [Table(make_session, broker, f"bar-{i}", seed=i).start() for i in (1, 2)]
     seen: dict[str, set] = {"bar-1": set(), "bar-2": set()}
     try:
         # while the games run, the hub's list moves with them

@@ -105,8 +105,9 @@ def create_hub_app(hub: RoomHub, *, max_streams: int = 32) -> Flask:
     @app.get("/api/stream")
     def stream():
         if not streams.try_open():
-            resp, status = _error("Too many live pages; this page will refresh every few seconds.",
-                                  "Trop de pages ouvertes ; cette page se rafraîchira toutes les quelques secondes.", 503)
+            resp, status = _error(
+                "Too many live pages; this page will refresh every few seconds.",
+                "Trop de pages ouvertes ; cette page se rafraîchira toutes les quelques secondes.", 503)
             resp.headers["Retry-After"] = "5"
             return resp, status
         return Response(streams.events(), mimetype="text/event-stream",

@@ -2,7 +2,8 @@
 hub page and Home Assistant need, not the whole table (no deck, no sensors).
 
     >>> snap = {"version": 7, "game_seq": 1, "game": "pass-pass", "alerts": [],
-    ...         "feed": [{"t": 5.0, "seq": 6, "kind": "move", "text": {"en": "Ana takes blue 1.", "fr": "Ana prend 1 bleu."}}],
+    ...         "feed": [{"t": 5.0, "seq": 6, "kind": "move",
+    ...                   "text": {"en": "Ana takes blue 1.", "fr": "Ana prend 1 bleu."}}],
     ...         "view": {"names": {"en": ["Ana", "Bo"], "fr": ["Ana", "Bo"]}, "scores": [3, 1], "to_act": 1,
     ...                  "over": False, "winners": []}}
     >>> c = compact(snap, table="bar-1", t=9.0)

@@ -7,10 +7,12 @@
     >>> s = from_toml({"url": "mqtt://127.0.0.1:1883", "table": "bar-1", "pin": "4821", "commands": True})
     >>> s.broker.port, s.table, s.commands
     (1883, 'bar-1', True)
-    >>> from_toml({"url": "mqtt://h", "keepalive": "soon"})
-    Traceback (most recent call last):
-    ...
-    web.room.settings.SettingsError: [mqtt] keepalive must be an integer, not 'soon' / [mqtt] keepalive doit être un entier, pas 'soon'
+    >>> try:
+    ...     from_toml({"url": "mqtt://h", "keepalive": "soon"})
+    ... except SettingsError as exc:
+    ...     print(exc.en); print(exc.fr)
+    [mqtt] keepalive must be an integer, not 'soon'
+    [mqtt] keepalive doit être un entier, pas 'soon'
 
 A table's TOML file carries, for instance::
 
@@ -64,8 +66,9 @@ def parse_url(url: str) -> BrokerUrl:
         raise SettingsError(f"broker address {url!r} must look like mqtt://host:1883 or mqtts://host:8883",
                             f"l'adresse du broker {url!r} doit ressembler à mqtt://hôte:1883 ou mqtts://hôte:8883")
     if parts.username or parts.password:
-        raise SettingsError("put the broker's username and password in username/password, not in the address",
-                            "mettez l'identifiant et le mot de passe du broker dans username/password, pas dans l'adresse")
+        raise SettingsError(
+            "put the broker's username and password in username/password, not in the address",
+            "mettez l'identifiant et le mot de passe du broker dans username/password, pas dans l'adresse")
     return BrokerUrl(host=unquote(parts.hostname), port=port or DEFAULT_PORTS[parts.scheme],
                      tls=parts.scheme == "mqtts")
 
@@ -142,7 +145,8 @@ def validate(s: MqttSettings, where: str = "[mqtt]") -> None:
         raise SettingsError(f"{where} pin must have at least 4 characters",
                             f"{where} pin doit avoir au moins 4 caractères")
     if not 2 <= s.keepalive <= 3600:
-        raise SettingsError(f"{where} keepalive must be 2 to 3600 seconds", f"{where} keepalive doit valoir 2 à 3600 secondes")
+        raise SettingsError(f"{where} keepalive must be 2 to 3600 seconds",
+                            f"{where} keepalive doit valoir 2 à 3600 secondes")
     if not 10 <= s.queue_limit <= 100_000:
         raise SettingsError(f"{where} queue_limit must be 10 to 100000", f"{where} queue_limit doit valoir 10 à 100000")
     if (s.cert_file is None) != (s.key_file is None):

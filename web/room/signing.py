@@ -5,10 +5,11 @@ ACLs are not the only lock on a table.
     >>> v = Verifier("4821", table="bar-1", clock=lambda: 101.0)
     >>> v.verify(json.dumps(cmd).encode())["args"]["choice"]
     'accept'
-    >>> v.verify(json.dumps(cmd).encode())      # the same message twice: a replay
-    Traceback (most recent call last):
-    ...
-    web.room.signing.CommandRefused: this command was already received (a replay?) / cette commande a déjà été reçue (un rejeu ?)
+    >>> try:
+    ...     v.verify(json.dumps(cmd).encode())      # the same message twice: a replay
+    ... except CommandRefused as exc:
+    ...     print(exc.code, "/", exc.fr)
+    replay / cette commande a déjà été reçue (un rejeu ?)
 
 The signature covers the canonical JSON of every field but ``sig`` (sorted keys, no
 spaces, UTF-8): the table name (a command for one table cannot be replayed on another
@@ -82,7 +83,8 @@ class Verifier:
             raise CommandRefused("bad_signature", "the command is not signed with this table's PIN",
                                  "la commande n'est pas signée avec le PIN de cette table")
         if cmd.get("table") != self.table:
-            raise CommandRefused("wrong_table", "the command is for another table", "la commande est pour une autre table")
+            raise CommandRefused("wrong_table", "the command is for another table",
+                                 "la commande est pour une autre table")
         t, now = cmd.get("t"), self.clock()
         if not isinstance(t, (int, float)) or abs(now - t) > WINDOW_S:
             raise CommandRefused("stale", "the command is too old or from a clock that is wrong",
@@ -95,7 +97,8 @@ class Verifier:
             raise CommandRefused("replay", "this command was already received (a replay?)",
                                  "cette commande a déjà été reçue (un rejeu ?)")
         if cmd.get("cmd") not in COMMANDS or not isinstance(cmd.get("args", {}), dict):
-            raise CommandRefused("unknown", f"unknown command {cmd.get('cmd')!r}", f"commande inconnue {cmd.get('cmd')!r}")
+            raise CommandRefused("unknown", f"unknown command {cmd.get('cmd')!r}",
+                                 f"commande inconnue {cmd.get('cmd')!r}")
         self._seen[cid] = now
         return cmd
 
