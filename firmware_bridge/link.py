@@ -38,25 +38,25 @@ def refusal(hello: msg.Hello, *, slides: int, notches: int, holes: int) -> str |
 
         >>> old = msg.Hello("passeframe", "1.0.0", 1, 6, 5, "boot", 0, "p")
         >>> text = refusal(old, slides=6, notches=5, holes=7)
-        >>> text.split(";")[0]
-        'incompatible sensor board refused: its firmware passeframe 1.0.0 speaks protocol 1, this passetable needs protocol 2'
+        >>> text.split(";")[0].split(": ")[1]
+        'its firmware passeframe 1.0.0 speaks protocol 1, this passetable needs protocol 2'
         >>> "le protocole 1, ce passetable demande le protocole 2" in text
         True
     """
     fw = f"{hello.firmware} {hello.version}"
     if hello.protocol != PROTOCOL_VERSION:
         how = "make -C hardware/firmware flash"
-        return (f"incompatible sensor board refused: its firmware {fw} speaks protocol {hello.protocol}, this passetable "
-                f"needs protocol {PROTOCOL_VERSION}; flash the firmware of hardware/firmware ({how}) / "
-                f"carte capteurs incompatible refusée : son micrologiciel {fw} parle le protocole {hello.protocol}, ce "
-                f"passetable demande le protocole {PROTOCOL_VERSION} ; flashez le micrologiciel de "
-                f"hardware/firmware ({how})")
+        return (f"incompatible sensor board refused: its firmware {fw} speaks protocol {hello.protocol}, "
+                f"this passetable needs protocol {PROTOCOL_VERSION}; flash the firmware of hardware/firmware "
+                f"({how}) / carte capteurs incompatible refusée : son micrologiciel {fw} parle le protocole "
+                f"{hello.protocol}, ce passetable demande le protocole {PROTOCOL_VERSION} ; flashez le "
+                f"micrologiciel de hardware/firmware ({how})")
     if (hello.slides, hello.notches, hello.holes) != (slides, notches, holes):
-        return (f"incompatible sensor board refused: its firmware {fw} is built for {hello.slides} slides, {hello.notches} "
-                f"notches and {hello.holes} top holes, this frame has {slides}, {notches} and {holes} / "
-                f"carte capteurs incompatible refusée : son micrologiciel {fw} est prévu pour {hello.slides} réglettes, "
-                f"{hello.notches} crans et {hello.holes} trous du haut, ce cadre en a {slides}, {notches} "
-                f"et {holes}")
+        return (f"incompatible sensor board refused: its firmware {fw} is built for {hello.slides} slides, "
+                f"{hello.notches} notches and {hello.holes} top holes, this frame has {slides}, {notches} and "
+                f"{holes} / carte capteurs incompatible refusée : son micrologiciel {fw} est prévu pour "
+                f"{hello.slides} réglettes, {hello.notches} crans et {hello.holes} trous du haut, ce cadre en a "
+                f"{slides}, {notches} et {holes}")
     return None
 
 

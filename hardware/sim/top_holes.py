@@ -111,10 +111,13 @@ class TopHoles:
             d.latched = False  # a bare model starts armed; a board calls reboot() at boot
         self._in_view = [0] * holes     # pegs (or flickers) each sensor sees right now
         self._resting = [False] * holes
-        self._edges: list[tuple[int, int, int, int]] = []  # (ms, order, column, +1 | -1)
+        self._edges: list[tuple[int, int, int, int, bool]] = []  # (ms, order, column, +1 | -1, by itself)
         self._order = itertools.count()
         self._last_drop: int | None = None
-        self.stats = {"drops": 0, "missed": 0, "chattered": 0, "flickers": 0, "overlapped": 0}
+        # drops asked for; missed (never seen); merged (seen, but with what the sensor was
+        # already seeing: not counted); extra (flickers counted as drops); and the faults.
+        self.stats = {"drops": 0, "missed": 0, "merged": 0, "extra": 0,
+                      "chattered": 0, "flickers": 0, "overlapped": 0}
 
     # ---- what happens ---------------------------------------------------------------
 
@@ -148,9 +151,12 @@ class TopHoles:
             if roll() < 0.5:
                 self.stats["flickers"] += 1
                 at = now_ms + self.pulse_ms + self.rng.randint(*FLICKER_MS)
-                self._edge(at, column, +1)
+                self._edge(at, column, +1, flicker=True)
                 self._edge(at + FLICKER_LEN_MS, column, -1)
-        return counted + self.tick(now_ms)
+        now = self.tick(now_ms)
+        if column not in now:
+            self.stats["merged"] += 1
+        return counted + now
 
     def clear(self, column: int, now_ms: int) -> list[int]:
         """The peg resting in the hole over ``column`` leaves the sensor's view."""
@@ -184,9 +190,10 @@ class TopHoles:
             batch = []
             while self._edges and self._edges[0][0] == ms:
                 batch.append(heapq.heappop(self._edges))
-            for _, _, column, step in sorted(batch, key=lambda e: (e[2], e[1])):
+            for _, _, column, step, flicker in sorted(batch, key=lambda e: (e[2], e[1])):
                 if self._set(column, step, ms):
                     counted.append(column)
+                    self.stats["extra"] += flicker
         for column, d in enumerate(self.detectors):
             if self._in_view[column]:
                 d.last_active = now_ms  # seen all along since its last edge
@@ -213,8 +220,8 @@ class TopHoles:
             raise ValueError(f"top hole {column} is not one of 0..{self.holes - 1} / "
                              f"le trou du haut {column} n'est pas entre 0 et {self.holes - 1}")
 
-    def _edge(self, ms: int, column: int, step: int) -> None:
-        heapq.heappush(self._edges, (ms, next(self._order), column, step))
+    def _edge(self, ms: int, column: int, step: int, *, flicker: bool = False) -> None:
+        heapq.heappush(self._edges, (ms, next(self._order), column, step, flicker))
 
     def _set(self, column: int, step: int, ms: int, suppress: bool = False) -> bool:
         d = self.detectors[column]

@@ -10,7 +10,10 @@ Prints medians and 99th percentiles, with the machine they ran on. Figures:
 * gap → in sync: virtual time on a 115200-baud line with 1 % damaged bytes;
 * latency from a ladder voltage change in simavr (real firmware, paced to real time) to
   the observation in the session callback, with the default 50 ms settle time and with
-  none; the same from the Python simulated board; the harness's CPU use.
+  none; the same from the Python simulated board; the harness's CPU use;
+* top-hole drops: exactly-once delivery at 1 % damaged bytes (virtual time), latency
+  from a sensor pin pulse (simavr) or ``drop_peg`` (Python board) to the ``peg_drop``
+  observation, and what each top-hole fault of the simulated board does to the counts.
 """
 
 from __future__ import annotations
@@ -29,9 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from firmware_bridge import Bridge
 from firmware_bridge.link import LinkState
-from firmware_bridge.messages import encode_change, encode_state
+from firmware_bridge.messages import encode_change, encode_drop, encode_state
 from firmware_bridge.protocol import FrameParser
 from hardware.sim.faults import Faults
+from hardware.sim.top_holes import HoleFaults, TopHoles
 from hardware.sim.virtual_link import VirtualLink
 from hardware.sim_board import SimulatedBoard
 
@@ -49,9 +53,15 @@ def line(name: str, values: list[float], unit: str, scale: float = 1.0) -> None:
 def frame_mix(count: int, seed: int = 0) -> bytes:
     rng = random.Random(seed)
     out = bytearray()
+    counts = [0] * 7
     for seq in range(count):
         if seq % 10 == 9:
-            out += encode_state("HB", seq, mcu_ms=seq * 7, notches=tuple(rng.randrange(5) for _ in range(6)), board=2)
+            out += encode_state("HB", seq, mcu_ms=seq * 7, notches=tuple(rng.randrange(5) for _ in range(6)), board=2,
+                                drops=tuple(counts))
+        elif seq % 10 == 4:
+            column = rng.randrange(7)
+            counts[column] += 1
+            out += encode_drop(seq, mcu_ms=seq * 7, column=column, count=counts[column])
         else:
             out += encode_change(seq, mcu_ms=seq * 7, slide=rng.randint(1, 6), notch=rng.randrange(5))
     return bytes(out)
@@ -84,14 +94,45 @@ def bench_parser(repeats: int) -> None:
 
 def bench_recovery(seeds: int) -> None:
     recoveries: list[float] = []
-    wrong = 0
+    wrong = drops = seen = recovered = bad_drops = 0
     for seed in range(seeds):
         report = VirtualLink(faults=Faults(drop_byte=0.005, flip_bit=0.005), seed=seed).run(min_frames=10_000)
         recoveries += report.recoveries
         wrong += len(report.wrong) + len(report.sync_mismatches) + len(report.quiet_mismatches)
+        drops += report.drops
+        seen += report.drop_observations
+        recovered += report.health["recovered_drops"]
+        bad_drops += len(report.drop_mismatches)
     print(f"recovery at 1 % damaged bytes, 115200 baud, virtual time ({seeds} × 10,000 frames)")
     line("gap detected → in sync again", recoveries, "ms", 1e3)
     print(f"  {'worst':<46} {max(recoveries) * 1e3:10.2f} ms; wrong positions reported: {wrong}")
+    print(f"  {'top-hole drops':<46} {drops} counted by the board, {seen} reported ({recovered} made up"
+          f" from counts after their frame was lost); doubled or missing: {bad_drops}")
+
+
+def bench_drop_faults(drops: int) -> None:
+    """What each top-hole fault does to the counts, in virtual time at a human pace: one
+    peg every 2 s in a random hole, a third of them staying in the hole for 1.5 s."""
+    print(f"top-hole faults of the simulated board ({drops} drops each, virtual time)")
+    cases = {"none": HoleFaults(), "miss@0.1": HoleFaults(miss=0.1), "chatter@0.2": HoleFaults(chatter=0.2),
+             "overlap@0.1": HoleFaults(overlap=0.1), "all three": HoleFaults(miss=0.1, chatter=0.2, overlap=0.1)}
+    for name, faults in cases.items():
+        rng = random.Random(1)
+        holes = TopHoles(7, faults=faults, rng=random.Random(2))
+        counted = 0
+        for i in range(drops):
+            t, column = i * 2000, rng.randrange(7)
+            rests = rng.random() < 1 / 3
+            counted += len(holes.drop(column, t, rests=rests))
+            counted += len(holes.tick(t + 1000))
+            if rests:
+                counted += len(holes.clear(column, t + 1500))
+        counted += len(holes.tick(drops * 2000 + 5000))
+        st = holes.stats
+        assert counted == drops - st["missed"] - st["merged"] + st["extra"]
+        print(f"  {name:<12} counted {counted:6d} of {drops}: missed {st['missed']:5d}, merged {st['merged']:4d}"
+              f" (overlaps {st['overlapped']:4d}), extra {st['extra']:4d} (flickers {st['flickers']:4d},"
+              f" chattered {st['chattered']:4d})")
 
 
 class Latency:
@@ -126,9 +167,14 @@ def bench_latency(samples: int) -> None:
     bridge = Bridge(board.port, probe).start()
     time.sleep(0.5)
     times = [probe.measure(lambda i=i: board.set_slide(1, (i % 2) * 2 - 1)) for i in range(samples)]
+    line("python simulated board", [t for t in times if t is not None], "ms", 1e3)
+    drop_times = []
+    for i in range(samples):
+        drop_times.append(probe.measure(lambda i=i: board.drop_peg(i % 7)))
+        time.sleep(0.05)  # each hole is back in use 7 drops later, after its 200 ms re-arm
+    line("python simulated board: drop_peg → peg_drop", [t for t in drop_times if t is not None], "ms", 1e3)
     bridge.stop()
     board.stop()
-    line("python simulated board", [t for t in times if t is not None], "ms", 1e3)
 
     from hardware.sim.simavr_board import SimavrBoard, notch_millivolts, tools_missing
     missing = tools_missing()
@@ -151,6 +197,13 @@ def bench_latency(samples: int) -> None:
             lost = sum(t is None for t in times)
             line(f"simavr firmware, settle {settle} ms", [t for t in times if t is not None], "ms", 1e3)
             print(f"  {'':<46} harness CPU {load * 100:.0f} % of one core; missed {lost}")
+        drop_times = []
+        for i in range(samples):
+            drop_times.append(probe.measure(lambda i=i: board.pulse_hole(i % 7, 12)))
+            time.sleep(0.05)
+        line("simavr firmware: sensor pin pulse → peg_drop", [t for t in drop_times if t is not None], "ms", 1e3)
+        print(f"  {'':<46} missed {sum(t is None for t in drop_times)}; board counted "
+              f"{sum(bridge.drop_counts() or [])}")
         c0, w0, m0 = cpu_seconds(pid), time.perf_counter(), board.mcu_ms()
         time.sleep(2.0)
         m1, w1 = board.mcu_ms(), time.perf_counter()
@@ -169,6 +222,7 @@ def main() -> None:
           f"{platform.platform()}")
     bench_parser(3 if args.quick else 7)
     bench_recovery(1 if args.quick else 3)
+    bench_drop_faults(1000 if args.quick else 10_000)
     bench_latency(30 if args.quick else 100)
 
 

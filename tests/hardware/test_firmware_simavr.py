@@ -42,7 +42,8 @@ def rig(binaries):
 
 
 def test_firmware_builds_and_fits_the_atmega328p(tmp_path):
-    done = subprocess.run(["make", "-C", str(FIRMWARE_DIR), f"BUILD={tmp_path}"], check=False, capture_output=True, text=True)
+    done = subprocess.run(["make", "-C", str(FIRMWARE_DIR), f"BUILD={tmp_path}"], check=False, capture_output=True,
+                          text=True)
     assert done.returncode == 0, done.stderr
     program = int(re.search(r"Program:\s+(\d+) bytes", done.stdout).group(1))
     data = int(re.search(r"Data:\s+(\d+) bytes", done.stdout).group(1))
@@ -177,9 +178,11 @@ def drops(seen: Recorder) -> list[int]:
 
 
 def armed(bridge: Bridge) -> None:
-    """In sync, and past the 200 ms after boot during which every hole is latched."""
+    """In sync after the reset that opening the port causes (DTR), and past the 200 ms
+    after that boot during which every hole is latched."""
+    wait_until(lambda: bridge.health()["board_resets"] >= 1, 2.0)
     assert wait_until(lambda: bridge.health()["in_sync"])
-    time.sleep(0.3)
+    time.sleep(0.4)
 
 
 def test_a_peg_dropped_into_a_top_hole_reaches_the_session_as_a_serial_peg_drop(binaries, session, log_path):
