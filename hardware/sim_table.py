@@ -28,7 +28,6 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from table.simulation import PlayerThread
 from table import observations as K
 from table.observations import Observation
 from table.passe_murailles import (
@@ -42,6 +41,7 @@ from table.passe_murailles import (
 )
 from table.passe_murailles.spec import SPEC
 from table.session import Session
+from table.simulation import PlayerThread
 from table.timers import RealClock
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from table import games
+from table import games as registry
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -39,7 +39,7 @@ def machine() -> str:
 
 
 def bench_engine(name: str, *, seconds: float) -> dict[str, Any] | None:
-    spec = games.get(name)
+    spec = registry.get(name)
     if spec.playout is None:
         return None
     playout, kwargs = spec.load("playout"), spec.playout_options
@@ -127,7 +127,7 @@ def bench_latency(samples: int) -> dict[str, Any] | None:
 def run_benchmarks(*, quick: bool = False, as_json: bool = False) -> int:
     seconds = 0.5 if quick else 3.0
     report: dict[str, Any] = {"machine": machine(), "engines": {}}
-    for name in games.games():
+    for name in registry.games():
         figures = bench_engine(name, seconds=seconds)
         if figures is not None:
             report["engines"][name] = figures

@@ -35,14 +35,16 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from table import games
 from table import observations as K
-from table.adapter import GameAdapter
 from table.errors import Refused, UnknownGame
 from table.log import EventLog
 from table.observations import Observation
+
+if TYPE_CHECKING:  # adapters are made by the game's spec; the session only talks to them
+    from table.adapter import GameAdapter
 
 __all__ = ["GameRecord", "Refused", "Session", "UnknownGame"]
 

@@ -5,9 +5,18 @@ A simulated table subclasses :class:`PlayerThread`, builds ``self._stop`` throug
 ``self._stop`` is set); ``_before_start`` picks up or starts a game, ``_interrupt``
 wakes anything else the loop may be waiting on.
 
-    >>> table = SomeSimulatedTable(session, pace=2.0)
+    >>> class CountingTable(PlayerThread):
+    ...     turns = 0
+    ...     def _run(self):
+    ...         while not self._stop.wait(0.01):      # a turn every 10 ms until stopped
+    ...             self.turns += 1
+    >>> table = CountingTable()
     >>> table.start()        # players play in the background
+    >>> table._thread.name, table._thread.is_alive()
+    ('sim-players', True)
     >>> table.stop()         # and stop within a moment
+    >>> table._thread.is_alive()
+    False
 """
 
 from __future__ import annotations

@@ -8,7 +8,16 @@ so a replay sees the timeout at the same place.
 
     >>> clock = ManualClock(1000.0)
     >>> timer = DeadlineTimer(session, clock)
-    >>> clock.sleep(0.6); timer.check()   # a tick is submitted if a deadline passed
+    >>> _ = session.start_game("passe-murailles", t=clock())
+    >>> _ = session.submit(Observation("beam", t=clock(), source="gpio", data={"column": 4}))
+    >>> session.next_deadline()           # the beam waits 500 ms for a landing to explain it
+    1000.5
+    >>> timer.check()                     # not yet
+    False
+    >>> clock.sleep(0.6); timer.check()   # a tick is submitted: the deadline has passed
+    True
+    >>> [a["kind"] for a in session.snapshot()["alerts"]], session.next_deadline()
+    (['unexpected_beam'], None)
 
 :class:`ManualClock` is virtual time for tests and the bench: ``sleep`` advances it at
 once and runs the ``on_advance`` hooks (a timer's ``check``), so nothing really waits.
@@ -35,6 +44,7 @@ class RealClock:
         >>> clock = RealClock()
         >>> t0 = clock(); clock.sleep(0.01)
         >>> clock() >= t0 + 0.01
+        True
     """
 
     virtual = False
@@ -85,7 +95,12 @@ class DeadlineTimer:
     ``start()`` runs it every ``poll`` seconds in a thread for real time.
 
         >>> timer = DeadlineTimer(session, RealClock(), poll=0.05)
-        >>> timer.start(); ...; timer.stop()
+        >>> timer.start(); timer._thread.name
+        'deadline-timer'
+        >>> timer.stop(); timer._thread is None
+        True
+        >>> timer.ticks     # no game was running: no deadline, no tick
+        0
     """
 
     def __init__(self, session: Any, clock: Callable[[], float], *, poll: float = 0.05):

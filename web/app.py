@@ -103,9 +103,10 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
     @app.get("/api/stream")
     def stream():
         if not hub.try_open():
-            resp = jsonify(error={"en": "Too many live pages; this page will refresh every few seconds.",
-                                  "fr": "Trop de pages ouvertes ; cette page se rafraîchira toutes les quelques secondes.",
-                                  "code": "busy"})
+            resp = jsonify(error={
+                "en": "Too many live pages; this page will refresh every few seconds.",
+                "fr": "Trop de pages ouvertes ; cette page se rafraîchira toutes les quelques secondes.",
+                "code": "busy"})
             resp.status_code = 503
             resp.headers["Retry-After"] = "5"
             return resp

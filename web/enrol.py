@@ -9,7 +9,30 @@ The web layer does not import the vision package: the composition root hands
 * ``enrol(deck, card) -> dict`` — add the card in view to the deck's model; raises an
   exception with ``en``/``fr`` attributes when it cannot (no card in view, two cards...).
 
+    >>> class Desk:                                  # a stand-in for the camera and recogniser
+    ...     def snapshot_jpeg(self): return b"<jpeg bytes>"
+    ...     def status(self, deck): return {"deck": deck, "model": None, "cards": [], "next": None}
+    ...     def enrol(self, deck, card): return {"card": card, "enrolled": 1}
+    >>> desk = Desk()
+    >>> from flask import Flask
+    >>> app = Flask("dashboard")
     >>> app.register_blueprint(enrol_blueprint(desk))
+    >>> client = app.test_client()
+    >>> client.get("/api/camera.jpg").mimetype
+    'image/jpeg'
+    >>> from table.games import games
+    >>> deck = next(spec.id for spec in games().values() if spec.deck is not None)
+    >>> resp = client.post("/api/enrol", json={"deck": deck, "card": "card-1"})
+    >>> resp.status_code, resp.get_json()
+    (201, {'card': 'card-1', 'enrolled': 1})
+
+:func:`web.app.create_app` registers it when given a desk, and answers a bad request
+with its bilingual JSON error:
+
+    >>> from web.app import create_app
+    >>> resp = create_app(session, desk=desk).test_client().get("/api/enrol?deck=chess")
+    >>> resp.status_code, resp.get_json()["error"]["code"]
+    (400, 'bad_request')
 """
 
 from __future__ import annotations
@@ -25,7 +48,7 @@ from web.errors import BadRequest, json_body, page_lang
 def enrol_blueprint(desk: Any) -> Blueprint:
     bp = Blueprint("enrol", __name__)
     decks = {spec.id: spec for spec in games().values() if spec.deck is not None}
-    DECKS = tuple(decks)  # noqa: N806 (the page's list of decks, fixed when the app is built)
+    DECKS = tuple(decks)
 
     def _deck(value: Any) -> str:
         if value not in DECKS:

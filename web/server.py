@@ -1,7 +1,13 @@
 """Serve the dashboard with waitress, a production WSGI server (not Flask's debug one).
 
-    >>> server = DashboardServer(app, host="127.0.0.1", port=0)
-    >>> server.start(); print(server.url); server.stop()
+    >>> from web.app import create_app
+    >>> server = DashboardServer(create_app(session), host="127.0.0.1", port=0)
+    >>> server.start(); print(server.url)  # doctest: +ELLIPSIS
+    http://127.0.0.1:.../
+    >>> from urllib.request import urlopen
+    >>> urlopen(server.url + "healthz", timeout=5).status
+    200
+    >>> server.stop()
 """
 
 from __future__ import annotations

@@ -140,7 +140,8 @@ class GpioAttachment:
         warnings = []
         for name, b in beams.items():
             where_en = f"column {int(name) + 1}" if name.isdigit() else f"{name} side"
-            where_fr = f"colonne {int(name) + 1}" if name.isdigit() else f"côté {'gauche' if name == 'left' else 'droit'}"
+            side_fr = "gauche" if name == "left" else "droit"
+            where_fr = f"colonne {int(name) + 1}" if name.isdigit() else f"côté {side_fr}"
             if b["broken_for"] > STUCK_AFTER:
                 warnings.append({"en": f"The beam of the {where_en} has been blocked for {b['broken_for']:.0f} s.",
                                  "fr": f"Le faisceau de la {where_fr} est coupé depuis {b['broken_for']:.0f} s."})

@@ -6,9 +6,12 @@ edge times. gpiozero's ``bounce_time`` is ignored by mock pins and is reported t
 events on real ones, so every edge is stamped with the injected clock and
 :class:`EdgeDebouncer` decides from those times.
 
+    >>> from table.timers import ManualClock
+    >>> clock, factory = ManualClock(), MockFactory()
     >>> beam = Beam(17, name=3, on_peg=lambda name, t: print(name, t), clock=clock, pin_factory=factory)
     >>> factory.pin(17).drive_low()        # the beam breaks (receiver pulls low)
     3 1700000000.0
+    >>> beam.close()
 """
 
 from __future__ import annotations
@@ -64,9 +67,18 @@ class Beam:
 
     ``on_peg(name, t)`` is called once per debounced passage with the edge's time.
 
-        >>> beam = Beam(5, name=0, on_peg=report, clock=time.time)
+        >>> from table.timers import ManualClock
+        >>> clock, factory = ManualClock(100.0), MockFactory()
+        >>> report = lambda name, t: print("beam", name, "broken at", t)
+        >>> beam = Beam(5, name=0, on_peg=report, clock=clock, pin_factory=factory)
         >>> beam.health()["counted"]
         0
+        >>> pin = factory.pin(5)
+        >>> pin.drive_low(); clock.advance(0.001); pin.drive_high(); pin.drive_low()   # a peg bouncing through
+        beam 0 broken at 100.0
+        >>> clock.advance(0.05); beam.health()
+        {'pin': 'GPIO5', 'edges': 3, 'counted': 1, 'broken_for': 0.05}
+        >>> pin.drive_high(); beam.close()
     """
 
     def __init__(self, pin: int, *, name: Any, on_peg: Callable[[Any, float], None], clock: Clock,
@@ -100,9 +112,17 @@ class Beam:
 class BeamArray:
     """The beams under the frame's columns (names 0..W-1) and at its sides ("left", "right").
 
-        >>> beams = BeamArray([5, 6, 13], {"left": 21, "right": 12}, on_peg=report, clock=clock)
+        >>> from table.timers import ManualClock
+        >>> report = lambda name, t: print("beam", name, "broken at", t)
+        >>> factory = MockFactory()
+        >>> beams = BeamArray([5, 6, 13], {"left": 21, "right": 12}, on_peg=report, clock=ManualClock(7.0),
+        ...                   pin_factory=factory)
         >>> sorted(beams.health())
         ['0', '1', '2', 'left', 'right']
+        >>> factory.pin(13).drive_low(); factory.pin(21).drive_low()
+        beam 2 broken at 7.0
+        beam left broken at 7.0
+        >>> beams.close()
     """
 
     def __init__(self, column_pins: list[int] | tuple[int, ...], side_pins: dict[str, int], *,
@@ -130,9 +150,17 @@ class BeamArray:
 class Buttons:
     """Push buttons to ground (pulled up), each debounced; ``on_press(name, t)``.
 
-        >>> buttons = Buttons({"confirm": 23, "undo": 24}, on_press=handle, clock=clock)
+        >>> from table.timers import ManualClock
+        >>> handle = lambda name, t: print(name, "pressed at", t)
+        >>> clock, factory = ManualClock(50.0), MockFactory()
+        >>> buttons = Buttons({"confirm": 23, "undo": 24}, on_press=handle, clock=clock, pin_factory=factory)
         >>> buttons.presses
         {'confirm': 0, 'undo': 0}
+        >>> factory.pin(23).drive_low(); clock.advance(0.2); factory.pin(23).drive_high()
+        confirm pressed at 50.0
+        >>> buttons.presses
+        {'confirm': 1, 'undo': 0}
+        >>> buttons.close()
     """
 
     def __init__(self, pins: dict[str, int], *, on_press: Callable[[str, float], None], clock: Clock,
@@ -173,6 +201,9 @@ class TurnLights:
         >>> lights = TurnLights({"red": 17, "blue": 27})
         >>> lights.show("red"); lights.lit
         'red'
+        >>> lights.leds["red"].is_lit, lights.leds["blue"].is_lit
+        (True, False)
+        >>> lights.close()
     """
 
     def __init__(self, pins: dict[str, int], *, pin_factory: Any = None):
@@ -205,6 +236,7 @@ class Buzzer:
         >>> buzzer = Buzzer(22)
         >>> buzzer.sound(2); buzzer.sounded
         1
+        >>> buzzer.close()          # stops the beeps' thread too
     """
 
     def __init__(self, pin: int, *, on_time: float = 0.15, off_time: float = 0.1, pin_factory: Any = None):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from table.pass_pass.cards import Card, InvalidInput, card_sort_key
 
@@ -82,7 +82,7 @@ class RecordMember:
         return {"type": "record", "team": self.team, "seat": self.seat}
 
 
-Action = Union[PlayCard, TakeCard, TakeLow, RecordMember]
+Action = PlayCard | TakeCard | TakeLow | RecordMember
 
 
 def action_from_dict(d: dict[str, Any]) -> Action:

@@ -159,7 +159,8 @@ class DeckProfile:
                 if not _is_int(n) or not 0 <= n <= MAX_DIAMONDS:
                     raise DeckProfileError(
                         f"Deck profile: {colour} {value} has {n!r} diamonds; 0 to 3 expected.",
-                        f"Profil de paquet : le {value} {COLOUR_NAMES[colour]['fr']} a {n!r} diamants ; de 0 à 3 attendus.",
+                        f"Profil de paquet : le {value} {COLOUR_NAMES[colour]['fr']} a {n!r} diamants ; "
+                        "de 0 à 3 attendus.",
                         code="bad_profile",
                     )
 

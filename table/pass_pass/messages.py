@@ -26,7 +26,9 @@ def _cards(cards: Iterable[Card], lang: str) -> str:
 def awaiting(phase: str, to_act: int | None, lang: str) -> str:
     """What the game is waiting for, as a clause."""
     if phase == "play":
-        return f"le {player(to_act, 'fr')} doit jouer une carte" if lang == "fr" else f"{player(to_act, 'en')} must play a card"
+        if lang == "fr":
+            return f"le {player(to_act, 'fr')} doit jouer une carte"
+        return f"{player(to_act, 'en')} must play a card"
     if phase == "first_take":
         return (f"le {player(to_act, 'fr')}, premier gagnant du pli, doit prendre une carte" if lang == "fr"
                 else f"{player(to_act, 'en')}, the trick's first winner, must take a card")

@@ -24,12 +24,12 @@ import logging
 import random
 from typing import Any
 
-from table.simulation import PlayerThread
 from table.errors import Refused
 from table.pass_pass import Action, IllegalAction, new_game
 from table.pass_pass.adapter import entry_of
 from table.pass_pass.game import Game
 from table.session import GameRecord, Session
+from table.simulation import PlayerThread
 
 log = logging.getLogger(__name__)
 

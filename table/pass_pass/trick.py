@@ -53,7 +53,8 @@ def analyse_trick(plays: Sequence[tuple[int, Card]]) -> TrickResult:
     seats = [seat for seat, _ in plays]
     cards = [card for _, card in plays]
     if not all(isinstance(c, Card) for c in cards):
-        raise InvalidInput("A trick is a list of (seat, Card).", "Un pli est une liste de (place, Card).", code="bad_card")
+        raise InvalidInput("A trick is a list of (seat, Card).", "Un pli est une liste de (place, Card).",
+                           code="bad_card")
     if len(set(seats)) != len(seats) or len(set(cards)) != len(cards):
         raise InvalidInput(
             "Each seat plays one card per trick and each card exists once.",

@@ -12,11 +12,34 @@ its decisions on open points, see ``game``'s docstring), ``feed`` (bilingual eve
 
 from table.rules import IllegalAction, ProfileError
 
-from .actions import (Action, Blocked, MichiSwap, Outcome, Place, Simultaneous, SpendConsolation, SpotWrong,
-                      StartRound, action_from_dict, action_to_dict)
+from .actions import (
+                      Action,
+                      Blocked,
+                      MichiSwap,
+                      Outcome,
+                      Place,
+                      Simultaneous,
+                      SpendConsolation,
+                      SpotWrong,
+                      StartRound,
+                      action_from_dict,
+                      action_to_dict,
+)
 from .arrange import arranged_game
-from .cards import (ALL_CARD_IDS, DOG, FOOTBALLER_CARDS, FOOTBALLERS, MICHI, BadInput, Card, card_label,
-                    footballer_card, is_card_id, parse_card, validate_card)
+from .cards import (
+                      ALL_CARD_IDS,
+                      DOG,
+                      FOOTBALLER_CARDS,
+                      FOOTBALLERS,
+                      MICHI,
+                      BadInput,
+                      Card,
+                      card_label,
+                      footballer_card,
+                      is_card_id,
+                      parse_card,
+                      validate_card,
+)
 from .feed import describe
 from .game import DEFAULT_TOGETHER_WINDOW, Game, new_game
 from .placement import can_place, placement_problem

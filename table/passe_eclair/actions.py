@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .cards import BadInput, FOOTBALLERS, validate_card, validate_time
+from .cards import FOOTBALLERS, BadInput, validate_card, validate_time
 
 
 def _check_int(value: Any, what: str, *, optional: bool = False) -> None:

@@ -30,7 +30,8 @@ Options of ``game_start``: ``players`` (2-4; default: the number of names, else 
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from table import observations as K
 from table.adapter import GameAdapter, text
@@ -143,7 +144,8 @@ class PasseEclairAdapter(GameAdapter):
         self.entries: list[tuple[int | None, str]] = []  # (seq, kind) of each applied entry
         names = {lang: ", ".join(self._names(lang)) for lang in ("en", "fr")}
         coach = {lang: self._names(lang)[self.g.coach] for lang in ("en", "fr")}
-        self.say(start.t, f"New game of Passe Éclair: {names['en']}. {coach['en']} is the coach and deals 7 cards each.",
+        self.say(start.t,
+                 f"New game of Passe Éclair: {names['en']}. {coach['en']} is the coach and deals 7 cards each.",
                  f"Nouvelle partie de Passe Éclair : {names['fr']}. {coach['fr']} est l'entraîneur et distribue "
                  "7 cartes.", seq=start.seq)
 

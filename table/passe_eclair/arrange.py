@@ -10,7 +10,8 @@ the box with ``rest_to="box"``; the result passes the same checks as ``Game.from
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .game import Game, new_game
 from .profile import Profile

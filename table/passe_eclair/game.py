@@ -50,13 +50,13 @@ Decisions on open points (documented for players, screens and tests):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from table.rules import IllegalAction
 
-from .actions import (Action, Blocked, MichiSwap, Outcome, Place, Simultaneous, SpendConsolation,
-                      SpotWrong, StartRound)
+from .actions import Action, Blocked, MichiSwap, Outcome, Place, Simultaneous, SpendConsolation, SpotWrong, StartRound
 from .cards import MICHI, BadInput, card_label, parse_card, validate_players, validate_seat
 from .placement import placement_problem, refusal_code
 from .profile import Profile, default_profile, load_profile

@@ -38,12 +38,21 @@ from typing import Any
 
 from table.rules import IllegalAction
 
-from .cards import (ALL_CARD_IDS, FOOTBALLERS, MICHI, BadInput, card_label, parse_card, validate_card,
-                    validate_players, validate_seat)
+from .cards import (
+    ALL_CARD_IDS,
+    FOOTBALLERS,
+    MICHI,
+    BadInput,
+    card_label,
+    parse_card,
+    validate_card,
+    validate_players,
+    validate_seat,
+)
 from .feed import describe
 from .placement import placement_problem
-from .scoring import GoalCount
 from .profile import HAND_SIZE, Profile, default_profile
+from .scoring import GoalCount
 from .state import PileCard
 
 PHASES = ("dealt", "turning", "playing", "michi", "round_won", "game_over")

@@ -15,11 +15,10 @@ lenient mode (``strict=False``) so that wrong cards lie on the pile until spotte
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
-from .actions import (Action, Blocked, MichiSwap, Outcome, Place, Simultaneous, SpendConsolation, SpotWrong,
-                      StartRound)
+from .actions import Action, Blocked, MichiSwap, Outcome, Place, Simultaneous, SpendConsolation, SpotWrong, StartRound
 from .cards import FOOTBALLERS, MICHI, parse_card
 from .game import Game, new_game
 

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from table.rules import ProfileError
 
-from .cards import FOOTBALLER_CARDS, FOOTBALLERS, DOG, MICHI, BadInput, parse_card
+from .cards import DOG, FOOTBALLER_CARDS, FOOTBALLERS, MICHI, BadInput, parse_card
 
 DEFAULT_PROFILE_PATH = Path(__file__).resolve().parent.parent / "profiles" / "passe_eclair.toml"
 MAX_PLAYERS = 4

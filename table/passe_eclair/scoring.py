@@ -1,8 +1,15 @@
 """Goal points, the end and the winners: shared by the full engine (:class:`Game`) and
 the scorekeeper's tracker (:class:`ObservedGame`), which both hold the tokens won.
 
+    >>> import random
+    >>> from table.passe_eclair import random_playout
+    >>> game = random_playout(random.Random(1), 3)      # a whole random 9-round game
+    >>> game.victory_tokens, game.consolation_tokens
+    ([[2], [3, 1, 1, 1], [2, 2, 3, 3]], [['goal-1', 'leon', 'marlon'], [], ['goal-1']])
     >>> game.goal_points()      # per seat: victory plus consolation tokens
-    [3, 1, 0]
+    [3, 6, 11]
+    >>> game.winners()
+    [2]
 """
 
 from __future__ import annotations

@@ -22,17 +22,8 @@ import random
 import threading
 from typing import Any
 
-from table.simulation import PlayerThread
 from table import observations as K
-from table.passe_eclair.adapter import (
-    BLOCKED,
-    MICHI_SWAP,
-    PLACE,
-    ROUND,
-    SPEND,
-    SPOT,
-    START_CARD,
-)
+from table.errors import Refused
 from table.observations import Observation
 from table.passe_eclair import (
     DOG,
@@ -45,8 +36,17 @@ from table.passe_eclair import (
     new_game,
     playout_steps,
 )
-from table.errors import Refused
+from table.passe_eclair.adapter import (
+    BLOCKED,
+    MICHI_SWAP,
+    PLACE,
+    ROUND,
+    SPEND,
+    SPOT,
+    START_CARD,
+)
 from table.session import Session
+from table.simulation import PlayerThread
 
 log = logging.getLogger(__name__)
 

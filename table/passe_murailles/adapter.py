@@ -24,10 +24,10 @@ from typing import Any
 
 from table import observations as K
 from table.adapter import Alert, GameAdapter, text
-from table.passe_murailles.fusion import BeamFusion, is_fusion_alert
 from table.observations import Observation
-from table.timers import TICK
 from table.passe_murailles import DropPeg, IllegalAction, MoveBoard, MoveSlide, new_game
+from table.passe_murailles.fusion import BeamFusion, is_fusion_alert
+from table.timers import TICK
 
 # Observations stamped by the table's own clock: they move the beam windows on (a
 # person's entry, stamped by a browser's request, does not).

@@ -19,8 +19,16 @@ a late fall (a jammed peg, most likely; a person confirms it, since a dirty beam
 flicker too) instead of raising an alert of its own. Side beams are
 counted for the health panel only: a peg pushed off scores nothing either way.
 
+    >>> from table.passe_murailles.adapter import PasseMuraillesAdapter
+    >>> pm = PasseMuraillesAdapter(Observation("game_start", t=10.0, source="test", data={"game": "passe-murailles"}))
     >>> pm.observe(Observation("beam", t=12.3, source="gpio", data={"column": 4}))
     >>> pm.next_deadline()      # when a ``tick`` must come if nothing else does
+    12.8
+    >>> pm.observe(Observation("tick", t=12.9, source="timer"))     # no landing explains the beam
+    >>> [(a.kind, a.message["en"]) for a in pm.open_alerts()]
+    [('unexpected_beam', 'The beam over column 5 saw a peg fall, but no peg should have fallen there.')]
+    >>> pm.beams["unexpected"], pm.next_deadline()
+    (1, None)
 """
 
 from __future__ import annotations
@@ -28,9 +36,9 @@ from __future__ import annotations
 from typing import Any
 
 from table.adapter import Alert, text
-from table.passe_murailles.landing import Expected, LandingMatcher, Match, Seen
 from table.observations import Observation
 from table.passe_murailles import Landing, PhysicsError
+from table.passe_murailles.landing import Expected, LandingMatcher, Match, Seen
 
 FUSION_KINDS = ("missing_landing", "unexpected_beam", "wrong_column")
 SUSPECT_AFTER = 3  # disagreements on one column before the health panel points at it
@@ -163,7 +171,8 @@ class BeamFusion:
             self._fusion_alert(obs, "wrong_column", match, text(
                 f"Peg {e.peg} should have landed over column {e.column + 1}{self._gain(e)['en']}, but the beam over "
                 f"column {s.column + 1} broke instead.",
-                f"Le pion {_fr(e.peg)} aurait dû tomber dans la colonne {e.column + 1}{self._gain(e)['fr']}, mais c'est "
+                f"Le pion {_fr(e.peg)} aurait dû tomber dans la colonne {e.column + 1}{self._gain(e)['fr']}, "
+                "mais c'est "
                 f"le faisceau de la colonne {s.column + 1} qui a été coupé."), [
                 _choice(PHYSICS, f"Column {e.column + 1}, as the frame says", f"Colonne {e.column + 1}, comme le "
                         "prévoit le cadre"),

@@ -8,7 +8,7 @@ file path, and only within the bounds a real frame can have:
     >>> SPEC.check_options({"profile": "/etc/passwd"})
     Traceback (most recent call last):
     ...
-    table.errors.Refused: Passe-Murailles: profile: Input should be a valid dictionary.
+    table.errors.Refused: Passe-Murailles: profile: must be an object.
 """
 
 from __future__ import annotations

@@ -50,8 +50,22 @@ Decisions on points the rules leave open (decided as a player would):
 """
 
 from table.ptipasspass.actions import (
-    AbandonRound, AnnounceColour, CallDoublon, CallMenteur, CupShown, NextRound, NoCall, Outcome,
-    Pass, Place, Reveal, Swap, TokenShown, action_from_dict, action_to_dict)
+    AbandonRound,
+    AnnounceColour,
+    CallDoublon,
+    CallMenteur,
+    CupShown,
+    NextRound,
+    NoCall,
+    Outcome,
+    Pass,
+    Place,
+    Reveal,
+    Swap,
+    TokenShown,
+    action_from_dict,
+    action_to_dict,
+)
 from table.ptipasspass.feed import describe
 from table.ptipasspass.game import MODES, PHASES, Game, new_game
 from table.ptipasspass.knowledge import CupKnowledge

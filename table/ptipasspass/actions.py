@@ -3,6 +3,7 @@
 A dashboard enters a turn one step at a time; ``Game.legal_actions()`` lists the next
 possible steps. Seats are 0-based; cups are layout cells ``(row, col)``.
 
+    >>> from table.ptipasspass import new_game
     >>> game = new_game(4)
     >>> _ = game.apply(Place(0, "blue", (1, 2)))     # seat 0 holds blue, names cup (1, 2)
     >>> _ = game.apply(Pass())                       # nobody calls Doublon!

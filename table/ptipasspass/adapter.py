@@ -7,7 +7,8 @@ a shown token showed. Each entry is one ``"ptipasspass.action"`` observation who
 
     >>> start = Observation.now("game_start", source="test", game="ptipasspass", options={"players": 3})
     >>> ppp = PtiPassPassAdapter(start)
-    >>> ppp.observe(Observation.now(ACTION, source="test", action={"action": "Place", "seat": 0, "colour": None, "cup": [0, 0]}))
+    >>> place = {"action": "Place", "seat": 0, "colour": None, "cup": [0, 0]}
+    >>> ppp.observe(Observation.now(ACTION, source="test", action=place))
 
 Options (``game_start.data["options"]``): ``players`` (3–6, default 4), ``names`` (one
 per seat, optional; blank names fall back to "Player N"), ``first`` (the starting seat,

@@ -22,10 +22,22 @@ from typing import Any
 
 from table.ptipasspass import legal
 from table.ptipasspass.actions import (
-    AbandonRound, AnnounceColour, CallDoublon, CallMenteur, CupShown, NextRound, Outcome,
-    Pass, Place, Reveal, Swap, TokenShown)
+    AbandonRound,
+    AnnounceColour,
+    CallDoublon,
+    CallMenteur,
+    CupShown,
+    NextRound,
+    Outcome,
+    Pass,
+    Place,
+    Reveal,
+    Swap,
+    TokenShown,
+)
 from table.ptipasspass.knowledge import CupKnowledge, TokenLedger
 from table.ptipasspass.layout import Cell, Layout, default_layout, load_layout
+from table.ptipasspass.serial import game_from_dict, game_to_dict
 from table.ptipasspass.steps import Turn, TurnSteps
 from table.rules import IllegalAction
 
@@ -165,13 +177,11 @@ class Game(TurnSteps):
 
     # ------------------------------------------------------------------ plain data
     def to_dict(self) -> dict[str, Any]:
-        from table.ptipasspass.serial import game_to_dict
         return game_to_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
-        from table.ptipasspass.serial import game_from_dict
-        return game_from_dict(d)
+        return game_from_dict(d, new_game=new_game, phases=PHASES)
 
     def __repr__(self) -> str:
         return (f"<PtiPassPass {self.players}p {self.mode} round {self.round} phase {self._phase} "

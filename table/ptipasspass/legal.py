@@ -4,6 +4,7 @@ In observed mode the outcome of a lift is an input: while the game waits in
 ``reveal_outcome`` the list holds every ``CupShown``/``TokenShown`` input that agrees
 with what is known (a cup's token count, the tokens certainly inside, colour totals).
 
+    >>> from table.ptipasspass import new_game
     >>> actions = legal_actions(new_game(3))
     >>> {type(a).__name__ for a in actions}
     {'Place'}
@@ -15,8 +16,18 @@ from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 from table.ptipasspass.actions import (
-    AbandonRound, AnnounceColour, CallDoublon, CallMenteur, CupShown, NextRound, Pass, Place,
-    Reveal, Swap, TokenShown)
+    AbandonRound,
+    AnnounceColour,
+    CallDoublon,
+    CallMenteur,
+    CupShown,
+    NextRound,
+    Pass,
+    Place,
+    Reveal,
+    Swap,
+    TokenShown,
+)
 from table.ptipasspass.tokens import COLOURS
 
 if TYPE_CHECKING:

@@ -17,8 +17,18 @@ from itertools import combinations
 from typing import Any
 
 from table.ptipasspass.actions import (
-    AbandonRound, AnnounceColour, CallDoublon, CallMenteur, CupShown, NextRound, Pass, Place,
-    Reveal, Swap, TokenShown)
+    AbandonRound,
+    AnnounceColour,
+    CallDoublon,
+    CallMenteur,
+    CupShown,
+    NextRound,
+    Pass,
+    Place,
+    Reveal,
+    Swap,
+    TokenShown,
+)
 from table.ptipasspass.game import Game, new_game
 from table.ptipasspass.layout import Cell, Line
 from table.ptipasspass.tokens import COLOURS, is_winning_reveal

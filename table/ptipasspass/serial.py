@@ -1,15 +1,21 @@
 """A PtiPassPass game as plain JSON-ready data, and back (``Game.to_dict/from_dict``).
 
+    >>> from table.ptipasspass import Game, new_game
     >>> game = new_game(4)
     >>> Game.from_dict(game.to_dict()).to_dict() == game.to_dict()
     True
+
+The game module calls these functions (this one imports nothing of it: it is handed the
+game's factory and phases), so the two never import each other.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from table.ptipasspass.layout import load_layout
+from table.ptipasspass.steps import Turn
 from table.rules import IllegalAction
 
 if TYPE_CHECKING:
@@ -43,15 +49,13 @@ def game_to_dict(game: Game) -> dict[str, Any]:
     }
 
 
-def game_from_dict(d: dict[str, Any]) -> Game:
-    from table.ptipasspass.game import PHASES, Turn, new_game
-
+def game_from_dict(d: dict[str, Any], *, new_game: Callable[..., Game], phases: Sequence[str]) -> Game:
     if not isinstance(d, dict) or d.get("game") != "ptipasspass":
         raise IllegalAction("This is not a saved PtiPassPass game.",
                             "Ce n'est pas une partie de PtiPassPass enregistrée.", code="bad_state")
     try:
         game = new_game(d["players"], mode=d["mode"], first=d["round_first"], layout=load_layout(d["layout"]))
-        if d["phase"] not in PHASES:
+        if d["phase"] not in phases:
             raise ValueError(f"unknown phase {d['phase']!r}")
         game.round = int(d["round"])
         game._active, game._phase = int(d["active"]), d["phase"]

@@ -27,14 +27,14 @@ import random
 import threading
 from typing import Any
 
-from table.simulation import PlayerThread
 from table import observations as K
 from table.errors import Refused
-from table.ptipasspass.adapter import ACTION, OptionsError, parse_options
 from table.observations import Observation
 from table.ptipasspass import Game, action_to_dict, new_game, observed_inputs
+from table.ptipasspass.adapter import ACTION, OptionsError, parse_options
 from table.ptipasspass.playout import choose_action
 from table.session import Session
+from table.simulation import PlayerThread
 
 log = logging.getLogger(__name__)
 

@@ -5,6 +5,7 @@ reveal does to the hands, the cups and the phase.
 state these methods change (``ledger``, ``turn``, ``_phase``, ``_active``, ``_victory``)
 and dispatches each action to ``_on_<ActionName>`` after checking the phase.
 
+    >>> from table.ptipasspass import new_game
     >>> game = new_game(3)
     >>> [e["type"] for e in game.apply(Place(0, "green", (0, 0))).events]
     ['cup_named']
@@ -16,8 +17,18 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from table.ptipasspass.actions import (
-    AbandonRound, AnnounceColour, CallDoublon, CallMenteur, CupShown, NextRound, Pass, Place,
-    Reveal, Swap, TokenShown)
+    AbandonRound,
+    AnnounceColour,
+    CallDoublon,
+    CallMenteur,
+    CupShown,
+    NextRound,
+    Pass,
+    Place,
+    Reveal,
+    Swap,
+    TokenShown,
+)
 from table.ptipasspass.knowledge import TokenLedger
 from table.ptipasspass.layout import Cell, Layout, Line
 from table.ptipasspass.tokens import COLOUR_FR, check_colour, picks_form_set, winning_picks

@@ -19,14 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from gpiozero.pins.mock import MockFactory  # noqa: E402
+from gpiozero.pins.mock import MockFactory
 
-from hardware.gpio import attach_gpio  # noqa: E402
-from hardware.gpio.sim_pins import GpioSensors  # noqa: E402
-from hardware.sim_table import Faults, SimulatedTable  # noqa: E402
-from table.log import EventLog  # noqa: E402
-from table.session import Session  # noqa: E402
-from table.timers import ManualClock  # noqa: E402
+from hardware.gpio import attach_gpio
+from hardware.gpio.sim_pins import GpioSensors
+from hardware.sim_table import Faults, SimulatedTable
+from table.log import EventLog
+from table.session import Session
+from table.timers import ManualClock
 
 
 def run(games: int, faults: str, seed: int) -> dict:

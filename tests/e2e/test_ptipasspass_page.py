@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from table.ptipasspass.adapter import ACTION
 from table.log import EventLog
 from table.observations import Observation
+from table.ptipasspass.adapter import ACTION
 from table.session import Session
 from web.app import create_app
 from web.server import DashboardServer
@@ -52,7 +52,8 @@ def _attr(page, testid, name):
 
 def _wait_attr(page, testid, name, value):
     page.wait_for_function(
-        "([t, n, v]) => { const e = document.querySelector(`[data-testid=${t}]`); return e && e.getAttribute(n) === v; }",
+        "([t, n, v]) => { const e = document.querySelector(`[data-testid=${t}]`); "
+        "return e && e.getAttribute(n) === v; }",
         arg=[testid, name, value])
 
 

@@ -156,7 +156,8 @@ def test_resolutions_through_the_api_survive_a_restart(rig, tmp_path):
     after = restarted.snapshot()
     assert after["alerts"] == [] and after["view"]["scores"] == before["view"]["scores"]
     assert restarted._adapter.g.to_dict() == r.session._adapter.g.to_dict()
-    assert restarted._adapter.g.corrections == r.session._adapter.g.corrections and len(restarted._adapter.g.corrections) == 2
+    corrections = restarted._adapter.g.corrections
+    assert corrections == r.session._adapter.g.corrections and len(corrections) == 2
     restarted.log.close()
 
 

@@ -13,10 +13,10 @@ import urllib.request
 import pytest
 
 import table.pass_pass.sim as sim_module
-from table.pass_pass.sim import SimulatedPassPassTable, make_simulation
-from table.pass_pass.adapter import ENTRY_KINDS, PassPassAdapter
 from table.log import EventLog
 from table.observations import Observation
+from table.pass_pass.adapter import ENTRY_KINDS, PassPassAdapter
+from table.pass_pass.sim import SimulatedPassPassTable, make_simulation
 from table.session import Session
 
 
@@ -132,7 +132,7 @@ def test_passetable_run_sim_game_pass_pass_shows_a_game_being_played(tmp_path):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         url = proc.stdout.readline().split()[2]
-        state = lambda: json.load(urllib.request.urlopen(url + "api/state", timeout=10))  # noqa: E731
+        state = lambda: json.load(urllib.request.urlopen(url + "api/state", timeout=10))
         _wait_until(lambda: len((state()["view"] or {}).get("seen", [])) >= 6, timeout=60)
         snap = state()
         assert snap["game"] == "pass-pass"

@@ -8,10 +8,10 @@ import threading
 
 import pytest
 
-from table.passe_eclair.sim import SimulatedPasseEclairTable, make_simulation, table_entries
-from table.passe_eclair.adapter import PLACE, START_CARD, apply_entry
 from table.passe_eclair import new_game, playout_steps
+from table.passe_eclair.adapter import PLACE, START_CARD, apply_entry
 from table.passe_eclair.observed import ObservedGame
+from table.passe_eclair.sim import SimulatedPasseEclairTable, make_simulation, table_entries
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -10,9 +10,9 @@ import threading
 import pytest
 import requests
 
-from table.ptipasspass.sim import SOURCE, make_simulation
-from table.ptipasspass.adapter import ACTION
 from table.observations import Observation
+from table.ptipasspass.adapter import ACTION
+from table.ptipasspass.sim import SOURCE, make_simulation
 
 WAIT = 30.0  # generous upper bound for background work on a busy 2-core machine
 

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from table.pass_pass.adapter import PassPassAdapter, entry_of
-from table.log import EventLog
 from table.errors import Refused
+from table.log import EventLog
 from table.observations import Observation
 from table.pass_pass import InvalidInput, new_game
+from table.pass_pass.adapter import PassPassAdapter, entry_of
 from table.session import Session
 from web.app import create_app
 

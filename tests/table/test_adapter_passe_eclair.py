@@ -8,9 +8,9 @@ import itertools
 import pytest
 
 from table.games import get
-from table.passe_eclair.adapter import PasseEclairAdapter, parse_options
 from table.observations import Observation
 from table.passe_eclair import BadInput, IllegalAction, can_place
+from table.passe_eclair.adapter import PasseEclairAdapter, parse_options
 from table.passe_eclair.observed import ObservedGame
 
 _seq = itertools.count(1)

@@ -9,10 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from table.games import get
-from table.ptipasspass.adapter import ACTION, PtiPassPassAdapter
 from table.log import EventLog
 from table.observations import Observation
 from table.ptipasspass import action_to_dict, new_game, observed_inputs
+from table.ptipasspass.adapter import ACTION, PtiPassPassAdapter
 from table.ptipasspass.playout import choose_action
 from table.session import Session
 from web.app import create_app
@@ -81,7 +81,8 @@ def test_bad_options_are_refused_with_the_reason_and_nothing_logged(session, cli
 def test_a_logged_start_this_version_cannot_play_is_shown_unstarted_with_the_reason(log_path):
     """A start an older version logged with options this one refuses: the replay shows why."""
     log = EventLog(log_path)
-    log.append(Observation.now("game_start", source="dashboard", game="ptipasspass", options={"players": 3, "first": 3}))
+    log.append(Observation.now("game_start", source="dashboard", game="ptipasspass",
+                               options={"players": 3, "first": 3}))
     log.close()
     view = Session(EventLog(log_path)).snapshot()["view"]
     assert view["started"] is False and "seat from 0 to 2" in view["error"]["en"] and view["error"]["fr"]

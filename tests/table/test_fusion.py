@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from table.passe_murailles.landing import Expected, LandingMatcher, Seen
 from table.log import EventLog
 from table.observations import Observation
 from table.passe_murailles import DropPeg, MoveSlide, PhysicsError, load_profile, new_game, profile_dict
+from table.passe_murailles.landing import Expected, LandingMatcher, Seen
 from table.session import Session
 
 # 3 columns; slide 1 has holes over 0 and 2, slide 2 over 1, slides 3-5 over 2, slide 6

@@ -8,11 +8,36 @@ from itertools import permutations
 
 import pytest
 
-from table.passe_eclair import (ALL_CARD_IDS, DOG, FOOTBALLER_CARDS, FOOTBALLERS, MICHI, BadInput, Blocked,
-                                IllegalAction, MichiSwap, Place, Profile, ProfileError, Simultaneous,
-                                SpendConsolation, SpotWrong, StartRound, action_from_dict, action_to_dict,
-                                card_label, default_profile, footballer_card, is_card_id, load_profile,
-                                new_game, parse_card, parse_profile, token_points, validate_card)
+from table.passe_eclair import (
+    ALL_CARD_IDS,
+    DOG,
+    FOOTBALLER_CARDS,
+    FOOTBALLERS,
+    MICHI,
+    BadInput,
+    Blocked,
+    IllegalAction,
+    MichiSwap,
+    Place,
+    Profile,
+    ProfileError,
+    Simultaneous,
+    SpendConsolation,
+    SpotWrong,
+    StartRound,
+    action_from_dict,
+    action_to_dict,
+    card_label,
+    default_profile,
+    footballer_card,
+    is_card_id,
+    load_profile,
+    new_game,
+    parse_card,
+    parse_profile,
+    token_points,
+    validate_card,
+)
 from table.passe_eclair.profile import DEFAULT_PROFILE_PATH
 
 

@@ -7,8 +7,19 @@ import json
 
 import pytest
 
-from table.passe_eclair import (Blocked, IllegalAction, MichiSwap, Place, Simultaneous, SpendConsolation,
-                                SpotWrong, StartRound, arranged_game, describe, new_game)
+from table.passe_eclair import (
+    Blocked,
+    IllegalAction,
+    MichiSwap,
+    Place,
+    Simultaneous,
+    SpendConsolation,
+    SpotWrong,
+    StartRound,
+    arranged_game,
+    describe,
+    new_game,
+)
 
 START = ("leon-marlon", None, 0.0)  # a start card turned by the coach, serial 0
 

@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from table.passe_eclair import (ALL_CARD_IDS, DOG, FOOTBALLER_CARDS, FOOTBALLERS, MICHI, can_place, parse_card,
-                                placement_problem)
+from table.passe_eclair import (
+    ALL_CARD_IDS,
+    DOG,
+    FOOTBALLER_CARDS,
+    FOOTBALLERS,
+    MICHI,
+    can_place,
+    parse_card,
+    placement_problem,
+)
 
 PLACERS = [None, 0, 1, 2]  # None: a start card turned by the coach
 

@@ -9,11 +9,22 @@ import random
 from collections import Counter
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import table.passe_eclair as pe
-from table.passe_eclair import (Game, PlayoutStyle, StartRound, action_from_dict, action_to_dict,
-                                arranged_game, describe, new_game, playout_steps, random_playout)
+from table.passe_eclair import (
+    Game,
+    PlayoutStyle,
+    StartRound,
+    action_from_dict,
+    action_to_dict,
+    arranged_game,
+    describe,
+    new_game,
+    playout_steps,
+    random_playout,
+)
 from table.passe_eclair.feed import EVENT_TYPES
 
 
@@ -131,8 +142,7 @@ def test_every_event_type_has_a_line_in_both_languages():
 
 
 def test_the_package_doctests_pass():
-    from table.passe_eclair import (actions, arrange, cards, feed, game, placement, playout, profile,
-                                    state)
+    from table.passe_eclair import actions, arrange, cards, feed, game, placement, playout, profile, state
     for module in (pe, actions, arrange, cards, feed, game, placement, playout, profile, state):
         result = doctest.testmod(module)
         assert result.failed == 0, module.__name__

@@ -7,8 +7,7 @@ from collections import Counter
 
 import pytest
 
-from table.passe_eclair import (IllegalAction, Place, SpendConsolation, StartRound, arranged_game, describe,
-                                new_game)
+from table.passe_eclair import IllegalAction, Place, SpendConsolation, StartRound, arranged_game, describe, new_game
 
 START = ("leon-marlon", None, 0.0)
 

@@ -7,8 +7,20 @@ import json
 import pytest
 
 from table.ptipasspass import (
-    AbandonRound, AnnounceColour, CallDoublon, CallMenteur, CupShown, IllegalAction, NextRound,
-    Pass, Place, Reveal, Swap, TokenShown, new_game)
+    AbandonRound,
+    AnnounceColour,
+    CallDoublon,
+    CallMenteur,
+    CupShown,
+    IllegalAction,
+    NextRound,
+    Pass,
+    Place,
+    Reveal,
+    Swap,
+    TokenShown,
+    new_game,
+)
 from table.ptipasspass.playout import round_can_be_won
 
 ONE_EACH = {"blue": 1, "green": 1, "orange": 1, "unknown": 0}

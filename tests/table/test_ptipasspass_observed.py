@@ -9,8 +9,21 @@ import random
 import pytest
 
 from table.ptipasspass import (
-    AnnounceColour, CallDoublon, CallMenteur, CupKnowledge, CupShown, IllegalAction, NextRound,
-    Pass, Place, Reveal, Swap, TokenShown, new_game, observed_inputs)
+    AnnounceColour,
+    CallDoublon,
+    CallMenteur,
+    CupKnowledge,
+    CupShown,
+    IllegalAction,
+    NextRound,
+    Pass,
+    Place,
+    Reveal,
+    Swap,
+    TokenShown,
+    new_game,
+    observed_inputs,
+)
 from table.ptipasspass.playout import choose_action
 
 EMPTY = {"blue": 0, "green": 0, "orange": 0, "unknown": 0}

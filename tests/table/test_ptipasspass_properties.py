@@ -10,8 +10,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from table.ptipasspass import (
-    COLOURS, Game, action_from_dict, action_to_dict, describe, new_game, random_playout)
+from table.ptipasspass import COLOURS, Game, action_from_dict, action_to_dict, describe, new_game, random_playout
 from table.ptipasspass.playout import choose_action
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

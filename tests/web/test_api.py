@@ -76,7 +76,8 @@ def test_sensor_move_is_shown_and_illegal_one_raises_an_alert(client, session):
     assert state["view"]["slides"][2]["offset"] == 1
     assert state["view"]["current_player"] == "blue"
     [alert] = state["alerts"]
-    assert alert["kind"] == "put_back" and "slide 3" in alert["message"]["en"] and "coulisse 3" in alert["message"]["fr"]
+    assert alert["kind"] == "put_back"
+    assert "slide 3" in alert["message"]["en"] and "coulisse 3" in alert["message"]["fr"]
     # no choice can be forced: the part must be put back
     r = client.post(f"/api/alerts/{alert['id']}/resolve", json={"choice": "anything"})
     assert r.status_code == 400
