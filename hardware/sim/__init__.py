@@ -8,4 +8,7 @@
   firmware's drop counting), ``faults`` (switchable line faults) and ``pty_port``.
 * ``virtual_link``: board model, faulty line and bridge logic in virtual time, for the
   fault-injection test and the benchmark.
+* ``inline_board.InlineBoard``: the Python board, a faulty line and the bridge's logic
+  run synchronously on any clock (a ``ManualClock``): the real protocol for tables that
+  play in virtual time.
 """

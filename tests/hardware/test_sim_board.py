@@ -15,6 +15,8 @@ from hardware.sim.board_model import BoardModel
 from hardware.sim.faults import FaultInjector, Faults
 from hardware.sim.top_holes import HoleFaults, TopHoles
 from hardware.sim_board import SimulatedBoard
+from table.log import EventLog
+from table.observations import PEG_DROP
 
 
 def read_frames(port: serial.Serial, parser: FrameParser, count: int, timeout: float = 3.0):
@@ -205,3 +207,64 @@ def test_hole_faults_can_be_switched_on_the_running_board(board):
     assert board.drop_counts() == (0, 0, 0, 0, 0, 1, 0)
     assert board.hole_stats == {"drops": 2, "missed": 1, "merged": 0, "extra": 0, "chattered": 0, "flickers": 0,
                                 "overlapped": 0}
+
+
+# ---- the inline board (hardware.sim.inline_board): the same chain in virtual time -----
+
+def play_inline(board, clock, rng, moves: int) -> None:
+    """Human-paced random moves: slides, the board, pegs that fall through or stay."""
+    resting: set[int] = set()
+    for _ in range(moves):
+        clock.advance(rng.uniform(0.3, 2.0))
+        board.advance()
+        what = rng.random()
+        if what < 0.4:
+            column = rng.randrange(7)
+            if column in resting:
+                continue
+            rests = rng.random() < 0.3
+            board.drop_peg(column, rests=rests)
+            if rests:
+                resting.add(column)
+        elif what < 0.5 and resting:
+            column = resting.pop()
+            board.clear_hole(column)
+        elif what < 0.9:
+            slide = rng.randint(2, 6)
+            board.set_slide(slide, rng.randint(-2, 2))
+        else:
+            board.set_board(rng.randint(1, 3))
+    for _ in range(5):                      # a quiet end: heartbeats bring anything lost
+        clock.advance(0.5)
+        board.advance()
+
+
+def test_the_inline_board_delivers_every_drop_once_through_a_faulty_line(session, log_path):
+    from hardware.sim.inline_board import InlineBoard
+    from table.timers import ManualClock
+
+    clock = ManualClock()
+    faults = Faults(drop_byte=0.005, flip_bit=0.005, duplicate_frame=0.01, reorder_frame=0.01)
+    board = InlineBoard(session.submit, clock=clock, faults=faults, seed=11)
+    play_inline(board, clock, random.Random(11), 600)
+    logged = list(EventLog(log_path).read())
+    per_hole = [sum(1 for o in logged if o.kind == PEG_DROP and o.data["column"] == c) for c in range(7)]
+    assert per_hole == list(board.drop_counts()) and sum(per_hole) > 150
+    assert {o.source for o in logged} == {"serial"}
+    assert board.link.positions() == board.positions()
+    health = board.health()
+    assert health["crc_errors"] > 10 and health["recovered_drops"] > 0   # the faults did bite
+
+
+def test_the_inline_board_with_top_hole_faults_reconciles_with_its_truth(session, log_path):
+    from hardware.sim.inline_board import InlineBoard
+    from table.timers import ManualClock
+
+    clock = ManualClock()
+    board = InlineBoard(session.submit, clock=clock, seed=5,
+                        hole_faults=HoleFaults(miss=0.1, chatter=0.2, overlap=0.1))
+    play_inline(board, clock, random.Random(5), 800)
+    drops = sum(1 for o in EventLog(log_path).read() if o.kind == PEG_DROP)
+    st = board.hole_stats
+    assert st["missed"] > 0 and st["merged"] > 0 and st["extra"] > 0
+    assert drops == st["drops"] - st["missed"] - st["merged"] + st["extra"] == sum(board.drop_counts())
