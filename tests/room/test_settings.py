@@ -80,3 +80,16 @@ def test_signatures_cover_every_field():
     with pytest.raises(CommandRefused) as exc:
         nopin.verify(json.dumps(cmd).encode())
     assert exc.value.code == "no_pin"
+
+
+def test_compact_state_of_a_team_game_gives_each_player_the_team_score():
+    from web.room.compact import compact
+
+    snap = {"version": 3, "game_seq": 1, "game": "pass-pass", "alerts": [{"id": "1-1"}], "feed": [],
+            "view": {"names": {"en": ["A", "B", "C", "D"], "fr": ["A", "B", "C", "D"]}, "teams": True,
+                     "scores": [7, 4], "to_act": 2, "over": True, "winners": [0],
+                     "seats": [{"team": 0}, {"team": 1}, {"team": 0}, {"team": 1}]}}
+    c = compact(snap, table="t", t=1.0)
+    assert [(p["name"]["en"], p["score"], p["team"]) for p in c["players"]] == [("A", 7, 0), ("B", 4, 1),
+                                                                               ("C", 7, 0), ("D", 4, 1)]
+    assert c["winners"] == [0, 2] and c["turn"] == 2 and c["alerts"] == 1 and c["over"]

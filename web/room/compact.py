@@ -28,6 +28,13 @@ def compact(snap: dict[str, Any], *, table: str, t: float, url: str | None = Non
     view = snap.get("view") or {}
     feed = snap.get("feed") or []
     names, scores, turn, winners = _players(snap.get("game"), view)
+    players = [{"name": n, "score": s} for n, s in zip(names, scores)]
+    teams = [seat.get("team") for seat in view.get("seats") or []]
+    if view.get("teams") and len(teams) == len(names) and all(isinstance(t, int) for t in teams):
+        # a team game scores per team: each player shows the team's score and its team
+        players = [{"name": n, "score": scores[t] if t < len(scores) else None, "team": t}
+                   for n, t in zip(names, teams)]
+        winners = [seat for seat, t in enumerate(teams) if t in winners]  # the engine names winning teams
     last = feed[-1] if feed else None
     return {
         "table": table,
@@ -36,7 +43,7 @@ def compact(snap: dict[str, Any], *, table: str, t: float, url: str | None = Non
         "game_seq": snap.get("game_seq"),
         "seq": max((line.get("seq") or 0 for line in feed), default=snap.get("game_seq") or 0),
         "t": t,
-        "players": [{"name": n, "score": s} for n, s in zip(names, scores)],
+        "players": players,
         "turn": turn,
         "over": bool(view.get("over", False)),
         "winners": [w for w in winners if isinstance(w, int) and 0 <= w < len(names)],

@@ -46,14 +46,17 @@ function ageText(t) {
 }
 
 async function send(table, cmd, args, card) {
-  const answer = card.querySelector(".answer");
+  // the card may be redrawn while the table answers: write the answer on the current one
+  const say = (text, bad) => {
+    const answer = (shown.get(table) || { el: card }).el.querySelector(".answer");
+    if (answer) { answer.textContent = text; answer.className = bad ? "answer bad" : "answer"; }
+  };
   const pin = card.querySelector("input[name=pin]").value;
-  if (!pin) { answer.textContent = W.need_pin; answer.className = "answer bad"; return; }
+  if (!pin) { say(W.need_pin, true); return; }
   const resp = await fetch(`/api/tables/${encodeURIComponent(table)}/command`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pin, cmd, args }) });
   const body = await resp.json().catch(() => ({}));
-  answer.textContent = resp.ok ? W.done : tx(body.error);
-  answer.className = resp.ok ? "answer" : "answer bad";
+  say(resp.ok ? W.done : tx(body.error), !resp.ok);
 }
 
 function newGameArgs(t) {
@@ -108,10 +111,13 @@ function render(room) {
     let entry = shown.get(t.table);
     if (!entry || entry.key !== key) {
       const fresh = card(t);
-      if (entry) {  // keep a PIN being typed
-        const pin = entry.el.querySelector("input[name=pin]");
-        const newPin = fresh.querySelector("input[name=pin]");
-        if (pin && newPin) newPin.value = pin.value;
+      if (entry) {  // keep a PIN being typed and the last command's answer
+        for (const sel of ["input[name=pin]", ".answer"]) {
+          const before = entry.el.querySelector(sel), after = fresh.querySelector(sel);
+          if (!before || !after) continue;
+          if (sel === ".answer") { after.textContent = before.textContent; after.className = before.className; }
+          else after.value = before.value;
+        }
         entry.el.replaceWith(fresh);
       }
       entry = { el: fresh, key };
