@@ -105,6 +105,8 @@ class LinkState:
         self._host_seq = 0
         self._last_seq: int | None = None
         self._hole: int | None = None        # newest missing seq no full state has covered
+        self._last_mcu_ms: int | None = None  # board time of the last frame accepted
+        self._gap_after_ms: int | None = None  # ...before the first frame still missing
         self._snapshot_sent_at: float | None = None
         self._hello_sent_at: float | None = None
         self._hello_seen = False
@@ -122,6 +124,7 @@ class LinkState:
         self._outbox.clear()  # nothing queued for the old connection goes to the new one
         self._last_seq = None
         self._hole = None
+        self._last_mcu_ms = self._gap_after_ms = None
         self._hello_seen = False
         self._snapshot_sent_at = None
         self._send_hello(now)
@@ -233,6 +236,8 @@ class LinkState:
             self._on_drop(message, wall, out)
         else:
             self._on_reply(message)
+        if message is not None:
+            self._last_mcu_ms = message.mcu_ms
 
     def _accept_seq(self, seq: int, now: float) -> bool:
         h = self.health
@@ -245,6 +250,8 @@ class LinkState:
                 h.gaps += 1
                 h.missed_frames += missed
                 self._hole = (seq - 1) % SEQ_MODULO
+                if self._gap_after_ms is None:
+                    self._gap_after_ms = self._last_mcu_ms
                 h.in_sync = False
                 if self._snapshot_sent_at is None or now - self._snapshot_sent_at >= self.snapshot_retry_s:
                     self.request_snapshot(now)
@@ -269,6 +276,7 @@ class LinkState:
         self._hello_seen = True
         self._last_seq = frame.seq
         self._hole = None
+        self._gap_after_ms = None
         h.in_sync = False
 
     def _on_state(self, seq: int, state: msg.State, wall: float, out: list[Observation]) -> None:
@@ -294,6 +302,7 @@ class LinkState:
                 h.resyncs += 1
             h.in_sync = True
             self._hole = None
+            self._gap_after_ms = None
 
     def _on_change(self, change: msg.Change, wall: float, out: list[Observation]) -> None:
         if not self._compatible:
@@ -339,7 +348,11 @@ class LinkState:
             self._drops[column] = (self._drops[column] + 1) % msg.DROP_COUNT_MODULO
             data: dict[str, object] = {"column": column, "mcu_ms": mcu_ms, "count": self._drops[column]}
             if recovered:
-                data["recovered"] = True  # its frame was lost: mcu_ms is when the board told the count
+                # Its frame was lost: mcu_ms is when the board told the count; the drop
+                # happened before, and after after_mcu_ms (the last frame before the loss).
+                data["recovered"] = True
+                if self._gap_after_ms is not None:
+                    data["after_mcu_ms"] = self._gap_after_ms
                 self.health.recovered_drops += 1
             self.health.drops += 1
             out.append(Observation(kind=PEG_DROP, t=wall, source="serial", data=data))

@@ -62,13 +62,16 @@ def test_states_carry_the_counts_and_agreeing_ones_report_nothing():
 def test_a_lost_drop_frame_is_made_up_by_the_next_full_state_exactly_once():
     link, board = LinkState(), BoardModel()
     booted(link, board)
+    link.feed(board.set_board(3, 60)[0], 0.5)
     board.drop(1, 100)                                  # lost on the line
     board.drop(1, 900)                                  # lost too
     obs = link.feed(board.set_slide(2, 3, 1000)[0], 1.0)
     assert drops(obs) == [] and not link.in_sync        # the gap is seen...
     obs = snapshot(link, board, 1.0)                    # ...and the full state repairs it
     assert drops(obs) == [(1, True), (1, True)]
-    assert [o.data["count"] for o in obs if o.kind == PEG_DROP] == [1, 2]
+    made_up = [o.data for o in obs if o.kind == PEG_DROP]
+    assert [d["count"] for d in made_up] == [1, 2]
+    assert all(d["after_mcu_ms"] == 60 and d["mcu_ms"] == 1000 for d in made_up)  # between these times
     assert link.health.recovered_drops == 2
     assert drops(snapshot(link, board, 1.5)) == []      # and never again
 
@@ -79,6 +82,7 @@ def test_a_lost_drop_is_made_up_by_the_next_drop_in_that_hole():
     board.drop(6, 100)                                   # lost
     obs = link.feed(board.drop(6, 300)[0], 1.0)
     assert drops(obs) == [(6, True), (6, False)]
+    assert obs[0].data == {"column": 6, "mcu_ms": 300, "count": 1, "recovered": True, "after_mcu_ms": 0}
     assert obs[1].data == {"column": 6, "mcu_ms": 300, "count": 2}
 
 
