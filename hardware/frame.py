@@ -3,9 +3,20 @@
 The game's spec names these two factories (``sensors`` and ``simulator``); the CLI calls
 them without knowing which game it runs:
 
-    >>> parts = attach(session, settings, game_options)           # the real frame on a Pi
+    >>> game_options = {}
+    >>> attach(session, settings, game_options)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    table.config.ConfigError: no hardware configured for the frame: use --sim, or give a --config with a [serial]...
+    >>> parts = attach(session, pi_settings, game_options)        # the real frame on a Pi  # doctest: +SKIP
     >>> parts = simulate(session, settings=settings, game_options=game_options, pace=2.0,
     ...                  seed=1, restart_after=20.0, faults="miss@0.1")
+    >>> [type(part).__name__ for part in parts], game_options
+    (['GpioAttachment', '_Stopper', 'Bridge', 'SimulatedTable'], {'beam_window_ms': 500.0})
+    >>> for part in parts: _ = part.start()      # (a bridge returns itself)
+    >>> session.game        # the simulated players started a game
+    'passe-murailles'
+    >>> for part in reversed(parts): part.stop()
 
 Real: the sensor board on the serial port, read by the bridge; beams, buttons, lights
 and buzzer on the Pi's GPIO. Simulated: the same bridge reading the pure-Python sensor

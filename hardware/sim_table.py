@@ -164,7 +164,16 @@ class SerialBoardSensors:
     protocol on a pseudo-terminal, read by the real bridge); the other facts (peg drops,
     beams) through ``rest``.
 
-        >>> sensors = SerialBoardSensors(SimulatedBoard().start(), DirectSensors(session))
+        >>> from hardware.sim_board import SimulatedBoard
+        >>> board = SimulatedBoard().start()        # the firmware's protocol on a pty
+        >>> sensors = SerialBoardSensors(board, DirectSensors(session))
+        >>> sensors.slide(3, 1); sensors.board(3)   # to the board, which reports them on its port
+        >>> board.positions()
+        {'slides': {1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 0}, 'board': 3}
+        >>> sensors.peg_drop(4)                     # straight to the session
+        >>> [(obs.kind, obs.data) for obs in session.log.read()]
+        [('peg_drop', {'column': 4})]
+        >>> board.stop()
     """
 
     def __init__(self, board: Any, rest: SensorOutputs):

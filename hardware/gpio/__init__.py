@@ -3,6 +3,9 @@
     >>> from hardware.gpio import attach_gpio
     >>> gpio = attach_gpio(session, cfg.gpio, columns=7)   # real pins; pin_factory=MockFactory() in tests
     >>> gpio.start()
+    >>> sorted(gpio.health()["beams"])
+    ['0', '1', '2', '3', '4', '5', '6', 'left', 'right']
+    >>> gpio.stop()
 
 Modules: ``pins`` (the ``[gpio]`` settings, defaults and checks), ``devices`` (one
 class per device, debounced from edge times), ``attach`` (edges → observations,

@@ -44,6 +44,7 @@ class GpioAttachment:
         >>> gpio = attach_gpio(session, {}, pin_factory=MockFactory(), columns=7)
         >>> gpio.start(); gpio.health()["buzzes"]
         0
+        >>> gpio.stop()                 # the deadline timer's thread ends, the pins are released
     """
 
     def __init__(self, session: Any, pins: PinMap, *, pin_factory: Any, clock: Callable[[], float], timer: bool):

@@ -6,9 +6,19 @@ serial board has its own simulation), but a peg passing a beam becomes real edge
 beam's mock pin, with a peg's timing, so that :mod:`hardware.gpio.attach` debounces and
 reports it exactly as on the Pi.
 
-    >>> factory = MockFactory()
+    >>> from hardware.gpio import attach_gpio
+    >>> from hardware.sim_table import SimulatedTable
+    >>> from table.timers import ManualClock
+    >>> session = Session(EventLog(":memory:"))      # a log in memory: a whole game's facts, fast
+    >>> clock, factory = ManualClock(), MockFactory()
     >>> gpio = attach_gpio(session, {}, pin_factory=factory, clock=clock, columns=7); gpio.start()
-    >>> table = SimulatedTable(session, GpioSensors(session, factory, gpio.pins, clock), clock=clock)
+    >>> table = SimulatedTable(session, GpioSensors(session, factory, gpio.pins, clock), clock=clock, seed=1)
+    >>> table.play_game(max_moves=12)     # virtual time: each fall is a pulse on a mock pin
+    >>> table.stats["landings"], session.snapshot()["health"]["beams"]["confirmed"]
+    (2, 2)
+    >>> {name: b["counted"] for name, b in gpio.health()["beams"].items() if b["counted"]}
+    {'1': 1, '4': 1, 'left': 1}
+    >>> gpio.stop()
 """
 
 from __future__ import annotations
@@ -29,8 +39,17 @@ class GpioSensors(DirectSensors):
 
     ``clock.sleep`` spaces the edges (a ``ManualClock`` makes that virtual time).
 
-        >>> sensors = GpioSensors(session, factory, PinMap.from_config({}, 7), ManualClock())
+        >>> from hardware.gpio import attach_gpio
+        >>> from table.timers import ManualClock
+        >>> clock, factory = ManualClock(0.0), MockFactory()
+        >>> gpio = attach_gpio(session, {}, pin_factory=factory, clock=clock, columns=7); gpio.start()
+        >>> sensors = GpioSensors(session, factory, PinMap.from_config({}, 7), clock)
         >>> sensors.beam(3, bounces=2)     # low, 2 quick bounces, high again
+        >>> gpio.health()["beams"]["3"], clock()
+        ({'pin': 'GPIO19', 'edges': 6, 'counted': 1, 'broken_for': 0.0}, 0.04)
+        >>> [(obs.kind, obs.source, obs.data) for obs in session.log.read()]   # one peg, debounced
+        [('beam', 'gpio', {'column': 3})]
+        >>> gpio.stop()
     """
 
     def __init__(self, session: Any, factory: Any, pins: PinMap, clock: Any, *, source: str = "sim"):

@@ -51,6 +51,7 @@ class SimulatedPassPassTable(PlayerThread):
     entry, in a background thread; ``restart_after`` seconds after a game ends a new one
     starts (None: never).
 
+        >>> session = Session(EventLog(":memory:"))    # a whole game's entries: a log in memory is faster
         >>> table = SimulatedPassPassTable(session, pace=0.0, seed=3, restart_after=None)
         >>> table.play_game()          # a whole game, in the calling thread
         >>> session.current_game().engine.is_over()
