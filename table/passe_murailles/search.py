@@ -46,8 +46,8 @@ class SearchResult:
 class Searcher:
     """A search with its own transposition table (reuse one across moves of a game to keep it)."""
 
-    def __init__(self, table_limit: int = 400_000):
-        self.table: dict[tuple, tuple] = {}
+    def __init__(self, table_limit: int = 200_000):
+        self.table: dict[int, tuple] = {}
         self.table_limit = table_limit
         self.nodes = 0
         self._deadline = INF
@@ -114,7 +114,9 @@ class Searcher:
             raise _OutOfTime
         if depth <= 0:
             return evaluate(pos, pos.cur)
-        key = pos.key()
+        # The key's 64-bit hash stands for it (a fifth of the memory); a clash is as rare
+        # as in any chess engine, and a move from the table is used only if legal here.
+        key = hash(pos.key())
         entry = self.table.get(key)
         first = None
         if entry is not None:
@@ -123,7 +125,7 @@ class Searcher:
                 return v
         me, start_alpha = pos.cur, alpha
         moves = pos.legal_moves()
-        if first is not None:
+        if first is not None and first in moves:
             moves.remove(first)
             moves.insert(0, first)
         best, best_move = -INF, moves[0]
