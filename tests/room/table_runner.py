@@ -5,6 +5,8 @@
 Prints ``ready <pid>`` once running, then plays until SIGTERM (a clean stop: the table
 says "offline" itself) or SIGKILL (the broker's last will says it). The SIGKILL test and
 the benchmark use it; it is what ``passetable run --sim --game pass-pass --mqtt`` will be.
+``--tables 20`` runs twenty such tables in this one process (``t1-01`` … ``t1-20``),
+each with its own session, SQLite file, simulated players and publisher.
 """
 
 from __future__ import annotations
@@ -32,21 +34,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pace", type=float, default=0.2)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--keepalive", type=int, default=15)
+    p.add_argument("--tables", type=int, default=1)
     args = p.parse_args(argv)
     Path(args.data).mkdir(parents=True, exist_ok=True)
-    session = Session(EventLog(Path(args.data) / f"{args.table}.sqlite3"))
-    sim = pass_pass_sim(session, pace=args.pace, seed=args.seed, restart_after=1.0)
-    publisher = TablePublisher(session, url=args.mqtt, table=args.table, keepalive=args.keepalive)
-    session.health_sources["mqtt"] = publisher.health
+    names = [args.table] if args.tables == 1 else [f"{args.table}-{i:02d}" for i in range(1, args.tables + 1)]
+    parts = []
+    for i, name in enumerate(names):
+        session = Session(EventLog(Path(args.data) / f"{name}.sqlite3"))
+        seed = None if args.seed is None else args.seed + i
+        sim = pass_pass_sim(session, pace=args.pace, seed=seed, restart_after=1.0)
+        publisher = TablePublisher(session, url=args.mqtt, table=name, keepalive=args.keepalive)
+        session.health_sources["mqtt"] = publisher.health
+        parts.append((session, sim, publisher))
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopped.set())
-    publisher.start()
-    sim.start()
+    for _, sim, publisher in parts:
+        publisher.start()
+        sim.start()
     print(f"ready {os.getpid()}", flush=True)
     stopped.wait()
-    sim.stop()
-    publisher.stop()
-    session.log.close()
+    for session, sim, publisher in parts:
+        sim.stop()
+        publisher.stop()
+        session.log.close()
     return 0
 
 

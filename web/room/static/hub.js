@@ -36,7 +36,8 @@ function el(tag, attrs = {}, ...children) {
 
 // What each card last showed, so that only changed cards are redrawn (inputs keep focus).
 const shown = new Map();
-// When each table's newest observation reached the screen: read by tests/bench/bench_hub.py.
+// When each table's newest observation reached the screen ([seq, ms, table's publish time]):
+// read by tests/bench/bench_hub.py.
 window.hubRenders = {};
 
 function ageText(t) {
@@ -124,7 +125,7 @@ function render(room) {
       shown.set(t.table, entry);
       const log = (window.hubRenders[t.table] ||= []);
       if (t.seq != null && (!log.length || log[log.length - 1][0] !== t.seq)) {
-        log.push([t.seq, Date.now()]);
+        log.push([t.seq, Date.now(), t.last_change]);
         if (log.length > 2000) log.shift();
       }
     }
