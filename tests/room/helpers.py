@@ -77,6 +77,18 @@ def pass_pass_sim(session, **kw):
     return make_simulation(session, **kw)
 
 
+def raise_alert(session) -> dict:
+    """An entry undone under a later one: on the replay the later one no longer fits and
+    the game raises a "not applied" alert a person acknowledges (choice ``ok``)."""
+    from table.observations import Observation
+
+    first = session.submit(Observation.now("pass_pass.play", source="dashboard", seat=0, card="blue-1"))
+    session.submit(Observation.now("pass_pass.play", source="dashboard", seat=1, card="blue-2"))
+    session.submit(Observation.now("undo", source="dashboard", seq=first.seq))
+    (alert,) = session.snapshot()["alerts"]
+    return alert
+
+
 class Listener:
     """A plain MQTT client that keeps the last message of each topic and every event."""
 

@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from table.observations import Observation
+from tests.room.helpers import raise_alert
 from tests.support import wait_until
 from web.room.app import create_hub_app
 from web.room.hub import RoomHub
@@ -45,14 +45,6 @@ def post(server, path: str, body: dict) -> tuple[int, dict]:
             return resp.status, json.load(resp)
     except urllib.error.HTTPError as err:
         return err.code, json.load(err)
-
-
-def raise_alert(session) -> dict:
-    """Two pages raced: the same card entered twice gives a refused-entry alert."""
-    session.submit(Observation.now("pass_pass.play", source="test", seat=0, card="blue-1"))
-    session.submit(Observation.now("pass_pass.play", source="test", seat=1, card="blue-1"))
-    (alert,) = session.snapshot()["alerts"]
-    return alert
 
 
 def test_an_unsigned_or_badly_signed_command_is_refused_and_changes_nothing(room, listen, broker):

@@ -8,9 +8,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from table.observations import Observation
 from tests.room.browser import chromium
-from tests.room.helpers import pass_pass_sim
+from tests.room.helpers import pass_pass_sim, raise_alert
 from tests.support import wait_until
 from web.room.app import create_hub_app
 from web.room.compact import compact
@@ -86,11 +85,9 @@ def test_an_alert_is_resolved_from_the_hub_with_the_pin_in_french(room, page):
     card = page.locator("article.card[data-table=bar-2]")
     expect(card.locator(".badge")).to_have_text("en ligne")
     s2 = room["s2"]
-    s2.submit(Observation.now("pass_pass.play", source="test", seat=0, card="blue-1"))
-    s2.submit(Observation.now("pass_pass.play", source="test", seat=1, card="blue-1"))
-    (alert,) = s2.snapshot()["alerts"]
+    alert = raise_alert(s2)
     box = card.locator(f".alert-box[data-alert='{alert['id']}']")
-    expect(box).to_contain_text("déjà été joué")
+    expect(box).to_contain_text("Saisie non appliquée")
     expect(card).to_have_class(re.compile(r"has-alerts"))
     box.locator("button[data-choice=ok]").click()  # no PIN typed
     expect(card.locator(".answer")).to_have_text("Tapez le PIN de la table.")
