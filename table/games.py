@@ -80,7 +80,7 @@ class GameSpec:
     names: dict[str, str]
     players: tuple[int, int]
     options: type[GameOptions]
-    adapter: str
+    adapter: str | type
     playout: str | None = None
     playout_options: dict[str, Any] = field(default_factory=dict)
     simulator: str | None = None
@@ -90,8 +90,12 @@ class GameSpec:
     deck: Deck | None = None
 
     def load(self, what: str) -> Any:
-        """Import one of the ``"module:attribute"`` references of this spec."""
-        module, _, attr = getattr(self, what).partition(":")
+        """Import one of the ``"module:attribute"`` references of this spec (a game under
+        development may give the object itself)."""
+        ref = getattr(self, what)
+        if not isinstance(ref, str):
+            return ref
+        module, _, attr = ref.partition(":")
         return getattr(importlib.import_module(module), attr)
 
     def adapter_class(self) -> Any:

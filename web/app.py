@@ -37,7 +37,7 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
     ``default_game`` is the game the page offers first (from the settings); ``desk``,
     when a camera is attached, serves the enrolment page (see :mod:`web.enrol`)."""
     app = Flask(__name__)
-    app.config["JSON_SORT_KEYS"] = False
+    app.json.sort_keys = False  # an option schema's fields keep their order (the setup form's)
     hub = SnapshotHub(session, max_streams=max_streams)
     app.extensions["passetable"] = {"session": session, "hub": hub}
     defaults = game_defaults or {}

@@ -21,8 +21,9 @@ Name = Annotated[str, StringConstraints(max_length=24)]
 class PassPassOptions(GameOptions):
     players: int = Field(4, ge=3, le=6, title="Players", json_schema_extra={"fr": "Joueurs"})
     teams: bool = Field(False, title="Teams (4 or 6 players)", json_schema_extra={"fr": "En équipes (4 ou 6 joueurs)"})
-    names: list[Name] = Field(default_factory=list, max_length=6, title="Names", json_schema_extra={"fr": "Noms"})
-    first: int = Field(0, ge=0, le=5, title="First to play (seat)", json_schema_extra={"fr": "Premier joueur (place)"})
+    names: list[Name] = Field(default_factory=list, max_length=6, title="Names",
+                              json_schema_extra={"fr": "Noms", "per_seat": True})
+    first: int = Field(0, ge=0, le=5, title="Leads first", json_schema_extra={"fr": "Commence", "seat": True})
     deal_seed: int | None = Field(None, ge=0, le=2**31, title="Deal seed (simulated table)",
                                   json_schema_extra={"fr": "Graine de la donne (table simulée)", "hidden": True})
 

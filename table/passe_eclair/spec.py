@@ -20,9 +20,11 @@ Name = Annotated[str, StringConstraints(max_length=24)]
 
 
 class PasseEclairOptions(GameOptions):
-    players: int = Field(4, ge=2, le=4, title="Players", json_schema_extra={"fr": "Joueurs"})
-    names: list[Name] = Field(default_factory=list, max_length=4, title="Names", json_schema_extra={"fr": "Noms"})
-    coach: int = Field(0, ge=0, le=3, title="Coach (seat)", json_schema_extra={"fr": "Entraîneur (place)"})
+    players: int = Field(3, ge=2, le=4, title="Players", json_schema_extra={"fr": "Joueurs"})
+    names: list[Name] = Field(default_factory=list, max_length=4, title="Names",
+                              json_schema_extra={"fr": "Noms", "per_seat": True})
+    coach: int = Field(0, ge=0, le=3, title="Oldest (coach)",
+                       json_schema_extra={"fr": "Le plus âgé (entraîneur)", "seat": True})
 
 
 SPEC = GameSpec(

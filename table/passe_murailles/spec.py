@@ -30,7 +30,8 @@ MAX_SLIDE_TRAVEL = 6
 
 
 class PasseMuraillesOptions(GameOptions):
-    first: Literal["red", "blue"] = Field("red", title="First to play", json_schema_extra={"fr": "Premier joueur"})
+    first: Literal["red", "blue"] = Field("red", title="Plays first", json_schema_extra={
+        "fr": "Commence", "labels": {"red": {"en": "Red", "fr": "Rouge"}, "blue": {"en": "Blue", "fr": "Bleu"}}})
     profile: dict[str, Any] | None = Field(None, json_schema_extra={"hidden": True})
     beam_window_ms: float = Field(500, ge=50, le=5000, json_schema_extra={"hidden": True})
 

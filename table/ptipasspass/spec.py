@@ -21,8 +21,8 @@ Name = Annotated[str, StringConstraints(max_length=24)]
 class PtiPassPassOptions(GameOptions):
     players: int = Field(4, ge=3, le=6, title="Players", json_schema_extra={"fr": "Joueurs"})
     names: list[Name | None] = Field(default_factory=list, max_length=6, title="Names",
-                                     json_schema_extra={"fr": "Noms"})
-    first: int = Field(0, ge=0, le=5, title="First to play (seat)", json_schema_extra={"fr": "Premier joueur (place)"})
+                                     json_schema_extra={"fr": "Noms", "per_seat": True})
+    first: int = Field(0, ge=0, le=5, title="Starts", json_schema_extra={"fr": "Commence", "seat": True})
 
 
 SPEC = GameSpec(

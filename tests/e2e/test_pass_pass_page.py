@@ -43,10 +43,10 @@ def test_a_whole_trick_through_the_scorekeeper_page(dashboard, page):
     session, url = dashboard
     page.goto(url + "?lang=en")
     page.select_option("#game-select", "pass-pass")
-    page.select_option("#pp-count", "4")
+    page.select_option("#setup-players", "4")
     for seat, name in enumerate(["Ana", "Bruno", "Chloé", "David"]):
-        page.fill(f"#pp-names input[data-seat='{seat}']", name)
-    page.select_option("#pp-first", "1")  # Bruno leads
+        page.fill(f"#setup-names-{seat}", name)
+    page.select_option("#setup-first", "1")  # Bruno leads
     page.click("#new-game")
     page.wait_for_selector("[data-testid=pp-grid]")
     assert "Bruno" in page.locator("[data-testid=pp-prompt]").inner_text()

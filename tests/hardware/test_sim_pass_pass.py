@@ -122,7 +122,7 @@ def test_the_thread_plays_and_starts_the_next_game_itself(session):
 
 
 def test_the_module_examples_run(session):
-    result = doctest.testmod(sim_module, extraglobs={"session": session})
+    result = doctest.testmod(sim_module, extraglobs={"session": session, "EventLog": EventLog, "Session": Session})
     assert result.attempted >= 4 and result.failed == 0
 
 

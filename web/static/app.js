@@ -52,11 +52,16 @@ function render(state) {
   // when each state was drawn (read by `passetable bench` for the sensor-to-page latency)
   (window.__renders = window.__renders || []).push([state.version, Date.now()]);
   if (window.__renders.length > 2000) window.__renders.splice(0, 1000);
-  document.getElementById("game-name").textContent = state.game ? "— " + state.game : "";
+  const names = state.game && PT.games[state.game] ? PT.games[state.game].names : null;
+  document.getElementById("game-name").textContent = state.game ? "— " + (names ? PT.tx(names) : state.game) : "";
   const select = document.getElementById("game-select");
   if (state.game && !select.dataset.touched && select.value !== state.game) {
     select.value = state.game;  // "New game" offers the game being played, until someone picks another
     select.dispatchEvent(new Event("change"));
+  }
+  if (state.game && !render.folded) {  // a game is on: the form for the next one starts folded
+    render.folded = true;
+    document.getElementById("setup").open = false;
   }
   const view = document.getElementById("table-view");
   if (!state.game) { view.replaceChildren(PT.el("p", {}, PT.t("no_game"))); }
@@ -135,12 +140,102 @@ function connect() {
   };
 }
 
+// ------------------------------------------------------------------ setup form
+// Built from the game's option schema (GET /api/games): bounds, labels in both languages.
+// It lives outside #table-view, so live updates never wipe what is being typed.
+PT.games = {};
+const SETUP_WORDS = { fr: { setup: "Réglages de la nouvelle partie", seat: "Place", same: "Deux joueurs ont le même nom." },
+                      en: { setup: "New game setup", seat: "Seat", same: "Two players have the same name." } };
+const sw = (k) => (SETUP_WORDS[PT.lang] || SETUP_WORDS.en)[k];
+const optionLabel = (p, name) => (PT.lang === "fr" ? p.fr || p.title || name : p.title || name);
+
+function renderSetup(gameId) {
+  const box = document.getElementById("setup");
+  const spec = PT.games[gameId];
+  if (!spec || (PT.newGameOptions && PT.newGameOptions[gameId])) { box.hidden = true; box.replaceChildren(); return; }
+  if (box.dataset.game === gameId && box.childElementCount) { box.hidden = false; return; }  // keep what is typed
+  box.dataset.game = gameId;
+  box.hidden = false;
+  const fields = [];
+  for (const [name, p] of Object.entries(spec.options.properties || {})) {
+    if (p.hidden) continue;
+    const id = `setup-${name}`, label = optionLabel(p, name);
+    if (p.per_seat) { fields.push(PT.el("div", { class: "setup-seats", "data-option-list": name, "aria-label": label })); continue; }
+    let input;
+    if (p.seat) input = PT.el("select", { id, "data-option": name, "data-kind": "integer", "data-seat-choice": "1" });
+    else if (p.type === "boolean") input = PT.el("input", { id, type: "checkbox", "data-option": name, "data-kind": "boolean" });
+    else if (p.type === "integer" && p.minimum !== undefined && p.maximum !== undefined) {
+      input = PT.el("select", { id, "data-option": name, "data-kind": "integer" });
+      for (let v = p.minimum; v <= p.maximum; v++) input.append(PT.el("option", { value: v }, v));
+    } else if (p.enum) {
+      input = PT.el("select", { id, "data-option": name, "data-kind": "string" },
+        ...p.enum.map((v) => PT.el("option", { value: v }, PT.tx((p.labels || {})[v]) || v)));
+    } else continue;  // a kind of option the form does not draw: the game's default applies
+    if (p.default !== undefined && p.default !== null) {
+      if (input.type === "checkbox") input.checked = Boolean(p.default); else input.value = String(p.default);
+    }
+    fields.push(PT.el("label", { for: id }, label + " ", input));
+  }
+  box.replaceChildren(PT.el("summary", {}, sw("setup")), ...fields);
+  box.addEventListener("change", refreshSeats);
+  box.addEventListener("input", (e) => { if (e.target.dataset.seat !== undefined) refreshSeats(); });
+  refreshSeats();
+}
+
+function refreshSeats() {  // one name per seat, and seat choices named after them
+  const box = document.getElementById("setup");
+  const players = box.querySelector("[data-option=players]");
+  const spec = PT.games[box.dataset.game];
+  const n = players ? Number(players.value) : (spec ? spec.players[1] : 0);
+  for (const list of box.querySelectorAll("[data-option-list]")) {
+    const old = [...list.querySelectorAll("input")].map((i) => i.value);
+    if (old.length !== n) {
+      list.replaceChildren(...Array.from({ length: n }, (_, i) => PT.el("label", { for: `setup-${list.dataset.optionList}-${i}` },
+        `${sw("seat")} ${i + 1} `, PT.el("input", { id: `setup-${list.dataset.optionList}-${i}`, type: "text", maxlength: "24",
+                                                       "data-seat": i, value: old[i] || "" }))));
+    }
+  }
+  const names = [...box.querySelectorAll("[data-option-list] input")].map((i) => i.value.trim());
+  for (const select of box.querySelectorAll("[data-seat-choice]")) {
+    const keep = select.value;
+    select.replaceChildren(...Array.from({ length: n }, (_, i) => PT.el("option", { value: i }, names[i] || `${sw("seat")} ${i + 1}`)));
+    select.value = keep && Number(keep) < n ? keep : "0";
+  }
+}
+
+function setupOptions() {  // what the form says, or null when it cannot be sent as it is
+  const box = document.getElementById("setup");
+  const options = {};
+  for (const input of box.querySelectorAll("[data-option]")) {
+    const kind = input.dataset.kind;
+    options[input.dataset.option] = kind === "boolean" ? input.checked : kind === "integer" ? Number(input.value) : input.value;
+  }
+  for (const list of box.querySelectorAll("[data-option-list]")) {
+    const names = [...list.querySelectorAll("input")].map((i) => i.value.trim());
+    const given = names.filter((x) => x).map((x) => x.toLowerCase());
+    if (new Set(given).size !== given.length) { PT.flash(sw("same")); return null; }
+    options[list.dataset.optionList] = names;
+  }
+  return options;
+}
+
 document.querySelectorAll("[data-i18n]").forEach((e) => { e.textContent = PT.t(e.dataset.i18n); });
-document.getElementById("game-select").addEventListener("input", (e) => { e.target.dataset.touched = "1"; });
+const gameSelect = document.getElementById("game-select");
+gameSelect.addEventListener("input", (e) => {  // a person picks a game: show its setup
+  e.target.dataset.touched = "1";
+  document.getElementById("setup").open = true;
+});
+gameSelect.addEventListener("change", () => renderSetup(gameSelect.value));
 document.getElementById("new-game").addEventListener("click", () => {
-  const game = document.getElementById("game-select").value;
-  const options = PT.newGameOptions && PT.newGameOptions[game] ? PT.newGameOptions[game]() : {};
-  if (options === null) return;  // the game's setup form is not finished
+  const game = gameSelect.value;
+  const options = PT.newGameOptions && PT.newGameOptions[game] ? PT.newGameOptions[game]() : setupOptions();
+  if (options === null) return;  // the setup form is not finished
   PT.post("/api/games", { game, options });
 });
-window.addEventListener("load", () => { poll(); connect(); });
+window.addEventListener("load", () => {
+  fetch("/api/games").then((r) => r.json()).then((data) => {
+    for (const g of data.games || []) PT.games[g.id] = g;
+    renderSetup(gameSelect.value);
+  }).catch(() => {});
+  poll(); connect();
+});

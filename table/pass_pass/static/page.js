@@ -34,11 +34,8 @@
   const T = (key) => (STRINGS[PT.lang] || STRINGS.en)[key] || STRINGS.en[key] || key;
   const el = (...a) => PT.el(...a);
   const C = () => (PT.lang === "fr" ? " : " : ": ");  // French puts a space before the colon
-  const SIZES = { false: [3, 4, 5], true: [4, 6] };
 
   document.head.append(el("style", {}, `
-    #pp-setup { margin: .5rem 1rem; padding: .5rem 1rem; background: #fff; border-radius: .5rem; }
-    #pp-setup label { margin-right: .8rem; } #pp-setup .pp-names { display: flex; flex-wrap: wrap; gap: .4rem; margin: .4rem 0; }
     .pp-card { display: inline-block; min-width: 2.2em; padding: .15rem .35rem; margin: .1rem; border-radius: .3rem;
                color: #fff; font-weight: bold; text-align: center; border: 2px solid transparent; }
     .pp-purple { background: #7b2cbf; } .pp-blue { background: #1d4ed8; } .pp-green { background: #2a9d6f; }
@@ -59,60 +56,6 @@
     .pp-first-place { font-weight: bold; font-size: 1.2rem; }
     table.sheet td.pp-win { background: #ffe8a3; font-weight: bold; }
   `));
-
-  // ------------------------------------------------------------------ setup form
-  // Lives outside #table-view so that the live re-renders never wipe what is typed.
-  function setupForm() {
-    let box = document.getElementById("pp-setup");
-    if (box) return box;
-    const mode = el("select", { id: "pp-mode" }, el("option", { value: "0" }, T("individual")),
-                    el("option", { value: "1" }, T("teams")));
-    const count = el("select", { id: "pp-count" });
-    const names = el("div", { class: "pp-names", id: "pp-names" });
-    const first = el("select", { id: "pp-first" });
-    box = el("details", { id: "pp-setup", open: "" }, el("summary", {}, T("setup")),
-             el("label", {}, T("mode") + " ", mode), el("label", {}, T("players") + " ", count),
-             names, el("label", {}, T("first") + " ", first));
-    const refreshNames = () => {
-      const n = Number(count.value), teams = mode.value === "1", old = [...names.querySelectorAll("input")];
-      names.replaceChildren(...Array.from({ length: n }, (_, i) => el("label", {},
-        `${T("seat")} ${i + 1}${teams ? ` (${T("team")} ${(i % (n / 2)) + 1})` : ""} `,
-        el("input", { type: "text", maxlength: "24", "data-seat": i, placeholder: T("name_hint"),
-                      value: old[i] ? old[i].value : "", oninput: refreshFirst }))));
-      refreshFirst();
-    };
-    function refreshFirst() {
-      const keep = first.value;
-      first.replaceChildren(...[...names.querySelectorAll("input")].map((input, i) =>
-        el("option", { value: i }, input.value.trim() || `${T("seat")} ${i + 1}`)));
-      if (keep && Number(keep) < first.options.length) first.value = keep;
-    }
-    const refreshCounts = () => {
-      const keep = count.value;
-      count.replaceChildren(...SIZES[mode.value === "1"].map((n) => el("option", { value: n }, n)));
-      count.value = SIZES[mode.value === "1"].includes(Number(keep)) ? keep : "4";
-      refreshNames();
-    };
-    mode.addEventListener("change", refreshCounts);
-    count.addEventListener("change", refreshNames);
-    refreshCounts();
-    document.body.insertBefore(box, document.querySelector("main"));
-    const select = document.getElementById("game-select");
-    const show = () => { box.hidden = select.value !== GAME; };
-    select.addEventListener("change", show);
-    show();
-    return box;
-  }
-
-  PT.newGameOptions = PT.newGameOptions || {};
-  PT.newGameOptions[GAME] = () => {
-    const box = setupForm();
-    const names = [...box.querySelectorAll("#pp-names input")].map((i) => i.value.trim());
-    const given = names.filter((n) => n);
-    if (new Set(given).size !== given.length) { PT.flash(T("duplicate")); return null; }
-    return { players: names.length, teams: box.querySelector("#pp-mode").value === "1", names,
-             first: Number(box.querySelector("#pp-first").value) };
-  };
 
   // ------------------------------------------------------------------ helpers
   const name = (v, seat) => v.names[PT.lang === "fr" ? "fr" : "en"][seat];
@@ -139,11 +82,6 @@
   // ------------------------------------------------------------------ the page
   function render(state, root) {
     const v = state.view;
-    const box = setupForm();
-    if (!render.seen) {  // a game is on: its form (offered by app.js for the next game) starts folded
-      render.seen = true;
-      box.open = false;
-    }
     root.replaceChildren(...[banner(v), bar(v), prompt(v), trick(v), seats(v), sheet(v), ranking(v), undo(v)]
       .filter(Boolean));
   }
@@ -266,6 +204,4 @@
   }
 
   PT.renderers[GAME] = render;
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setupForm);
-  else setupForm();
 })();

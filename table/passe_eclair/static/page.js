@@ -219,39 +219,5 @@
     rootEl.replaceChildren(...parts.filter((p) => p !== ""));
   }
 
-  // The setup form lives in the header, outside the re-drawn view, so typed names stay.
-  function setupForm() {
-    const select = document.getElementById("game-select");
-    if (!select || document.getElementById("pe-setup")) return;
-    const players = el("select", { id: "pe-players", "data-testid": "pe-players" },
-                       ...[2, 3, 4].map((n) => el("option", n === 3 ? { value: n, selected: "" } : { value: n }, n)));
-    const names = [0, 1, 2, 3].map((s) => el("input", { id: `pe-name-${s}`, size: 8, maxlength: 24,
-                                                        placeholder: `${t("name")} ${s + 1}` }));
-    const coach = el("select", { id: "pe-coach" });
-    const form = el("span", { id: "pe-setup", class: "pe-setup" },
-                    el("label", {}, t("players") + " ", players), ...names, el("label", {}, t("oldest") + " ", coach));
-    const refresh = () => {
-      const n = Number(players.value);
-      names.forEach((input, s) => { input.hidden = s >= n; });
-      const keep = coach.value;
-      coach.replaceChildren(...Array.from({ length: n }, (_, s) =>
-        el("option", { value: s }, names[s].value.trim() || `${t("name")} ${s + 1}`)));
-      if (keep !== "" && Number(keep) < n) coach.value = keep;
-      form.hidden = select.value !== GAME;
-    };
-    players.addEventListener("change", refresh);
-    names.forEach((input) => input.addEventListener("input", refresh));
-    select.addEventListener("change", refresh);
-    select.parentElement.after(form);
-    refresh();
-  }
-
-  PT.newGameOptions = PT.newGameOptions || {};
-  PT.newGameOptions[GAME] = () => {
-    const n = Number(document.getElementById("pe-players").value);
-    const names = [0, 1, 2, 3].slice(0, n).map((s) => document.getElementById(`pe-name-${s}`).value.trim());
-    return { players: n, names, coach: Number(document.getElementById("pe-coach").value || 0) };
-  };
   PT.renderers[GAME] = render;
-  setupForm();
 })();

@@ -222,47 +222,5 @@
     }));
   }
 
-  // ------------------------------------------------------------------ new-game form
-  // Built once, outside the re-rendered view, so typed names survive live updates.
-  function setupForm() {
-    const form = PT.el("fieldset", { id: "ppp-setup", class: "ppp-setup", hidden: "" },
-                       PT.el("legend", {}, s("setup")));
-    const count = PT.el("select", { id: "ppp-players", "data-testid": "ppp-players" },
-                        ...[3, 4, 5, 6].map((n) => PT.el("option", { value: n }, String(n))));
-    count.value = "4";
-    const names = PT.el("span", { class: "ppp-names" });
-    const first = PT.el("select", { id: "ppp-first", "data-testid": "ppp-first" });
-    function refresh() {
-      const n = Number(count.value), kept = [...names.querySelectorAll("input")].map((i) => i.value);
-      names.replaceChildren(...Array.from({ length: n }, (_, i) => {
-        const input = PT.el("input", { "data-testid": `ppp-name-${i}`, maxlength: 24, placeholder: `${s("seat")} ${i + 1}`, size: 10 });
-        input.value = kept[i] || "";
-        return input;
-      }));
-      const was = first.value;
-      first.replaceChildren(...Array.from({ length: n }, (_, i) => PT.el("option", { value: i }, `${s("seat")} ${i + 1}`)));
-      first.value = was !== "" && Number(was) < n ? was : "0";
-    }
-    count.addEventListener("change", refresh);
-    refresh();
-    form.append(PT.el("label", {}, `${s("players")} `, count), " ",
-                PT.el("label", {}, `${s("names")} `, names), " ", PT.el("label", {}, `${s("first")} `, first));
-    return form;
-  }
-  const form = setupForm();
-  document.querySelector("main").before(form);
-  const select = document.getElementById("game-select");
-  function showForm() { form.hidden = select.value !== GAME; }
-  select.addEventListener("change", showForm);  // app.js sets the list to the running game
-  showForm();
-
-  PT.newGameOptions = PT.newGameOptions || {};
-  PT.newGameOptions[GAME] = () => {
-    const names = [...form.querySelectorAll(".ppp-names input")].map((i) => i.value.trim());
-    const given = names.filter((n) => n).map((n) => n.toLowerCase());
-    if (new Set(given).size !== given.length) { PT.flash(s("same_names")); return null; }
-    return { players: Number(form.querySelector("#ppp-players").value), names,
-             first: Number(form.querySelector("#ppp-first").value) };
-  };
   PT.renderers[GAME] = render;
 })();
