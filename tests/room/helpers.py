@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import threading
@@ -31,7 +32,9 @@ class Broker:
         self.port = port or free_port()
         self.conf = workdir / f"mosquitto-{self.port}.conf"
         keep = f"persistence true\npersistence_location {workdir}/\n" if persistent else "persistence false\n"
-        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n{keep}{extra}")
+        # as root, mosquitto drops to its own user, who cannot read pytest's private tmp dirs
+        user = "user root\n" if os.geteuid() == 0 else ""
+        self.conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n{user}{keep}{extra}")
         self.log = workdir / f"mosquitto-{self.port}.log"
         self.proc: subprocess.Popen | None = None
 

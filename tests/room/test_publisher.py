@@ -82,3 +82,34 @@ def test_broker_down_the_table_plays_on_queue_bounded_then_reconnects(tmp_path, 
     finally:
         pub.stop()
         broker.stop()
+
+
+def test_a_stalled_broker_does_not_slow_the_table(broker, make_session, listen):
+    """SIGSTOP: the broker's socket stays open but nothing is read or acknowledged."""
+    import signal
+
+    session = make_session("t3")
+    sim = pass_pass_sim(session, pace=0.005, seed=6, restart_after=0.2)
+    pub = TablePublisher(session, url=broker.url, table="t3", queue_limit=50, keepalive=2)
+    session.health_sources["mqtt"] = pub.health
+    pub.start()
+    sim.start()
+    try:
+        assert wait_until(lambda: pub.health()["connected"], timeout=10)
+        broker.proc.send_signal(signal.SIGSTOP)
+        before = sim.entries
+        time.sleep(5)
+        during = sim.entries - before
+        health = pub.health()
+        assert during > 20, f"the table slowed down with the broker stalled: {during} entries in 5 s"
+        assert health["queued"] <= 50  # bounded whatever the broker does
+        broker.proc.send_signal(signal.SIGCONT)
+        sim.stop()
+        listener = listen(broker)
+        assert wait_until(lambda: pub.health()["connected"], timeout=20)
+        want = compact(session.snapshot(), table="t3", t=0)
+        assert wait_until(lambda: (listener.get("passetable/t3/state") or {}).get("seq") == want["seq"], 20)
+    finally:
+        broker.proc.send_signal(signal.SIGCONT)
+        sim.stop()
+        pub.stop()
