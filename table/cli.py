@@ -15,6 +15,7 @@ import argparse
 import signal
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from table.config import ConfigError, load_config
@@ -43,6 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--pace", type=float, help="seconds between simulated moves (default 2)")
     run.add_argument("--seed", type=int, help="seed of the simulated players")
     run.add_argument("--faults", default="", help="simulated sensor faults, e.g. 'miss@0.1,chatter=3@0.2,jam@0.1'")
+    run.add_argument("--pin", help="the table's PIN for changing the game (default: made at first start, "
+                                   "kept in the data folder)")
+    run.add_argument("--pin-everywhere", action="store_true", default=None,
+                     help="ask for the PIN on this machine's own screen too (loopback is trusted otherwise)")
     run.set_defaults(func=cmd_run)
 
     bench = sub.add_parser("bench", help="measure engine speed and live-update latency")
@@ -78,12 +83,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _die(*_both(f"broken settings: {exc}", f"réglages invalides : {exc}"))
     for key, section, name in (("host", "service", "host"), ("port", "service", "port"),
                                ("data", "service", "data_dir"), ("game", "game", "name"),
-                               ("profile", "game", "profile"), ("pace", "sim", "pace"), ("seed", "sim", "seed")):
+                               ("profile", "game", "profile"), ("pace", "sim", "pace"), ("seed", "sim", "seed"),
+                               ("pin", "service", "pin"), ("pin_everywhere", "service", "pin_everywhere")):
         value = getattr(args, key)
         if value is not None:
             setattr(getattr(cfg, section), name, value)
     if cfg.sim.pace < 0:
         return _die("--pace must be 0 or more seconds", "--pace doit valoir 0 seconde ou plus")
+    if cfg.service.pin is not None and not (cfg.service.pin.isdigit() and 4 <= len(cfg.service.pin) <= 12):
+        return _die("--pin must be 4 to 12 digits", "--pin doit compter de 4 à 12 chiffres")
     try:
         service = _build_service(cfg, sim=args.sim, args_faults=args.faults)
     except Refused as exc:  # an unknown game, options the game refuses
@@ -112,13 +120,17 @@ def _both(en: str, fr: str) -> tuple[str, str]:
 class Service:
     """The running parts, started and stopped together."""
 
-    def __init__(self, server: Any, parts: list[Any]):
+    def __init__(self, server: Any, parts: list[Any], *, notes: list[str] | None = None, url: str | None = None):
         self.server = server
         self.parts = parts
+        self.notes = notes or []  # printed after the address: the PIN, the addresses for phones
+        self.url = url or server.url
         self._stopped = threading.Event()
 
     def run_until_stopped(self) -> int:
-        print(f"passetable: open {self.server.url}  —  ouvrez {self.server.url}", flush=True)
+        print(f"passetable: open {self.url}  —  ouvrez {self.url}", flush=True)
+        for note in self.notes:
+            print(note, flush=True)
         self.server.start()
         started: list[Any] = []
         try:
@@ -145,6 +157,8 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
     from table.log import EventLog
     from table.session import Session
     from web.app import create_app
+    from web.auth import load_or_make_secret
+    from web.hosts import allowed_hosts, lan_addresses
     from web.server import DashboardServer
 
     spec = games.get(cfg.game.name)
@@ -165,10 +179,42 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
         parts += spec.load("sensors")(session, cfg, options)
         if session.game is None:  # a sensed game starts by itself; the others from the dashboard's form
             session.start_game(spec.id, options)
+    guard, notes = _access(cfg)
     app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults, default_game=spec.id,
-                     desk=_enrolment_desk(cfg, sim=sim))
+                     desk=_enrolment_desk(cfg, sim=sim), guard=guard,
+                     hosts=allowed_hosts(cfg.service.host, cfg.service.hostnames),
+                     secret_key=load_or_make_secret(Path(cfg.service.data_dir)))
     server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams)
-    return Service(server, parts)
+    url = server.url
+    if cfg.service.host in ("0.0.0.0", "::"):  # phones cannot open 0.0.0.0: say where the table really is
+        lan = lan_addresses()
+        url = f"http://{lan[0] if lan else '127.0.0.1'}:{server.port}/"
+        for address in lan:
+            notes.append(f"passetable: phones open http://{address}:{server.port}/  —  "
+                         f"téléphones : http://{address}:{server.port}/")
+        if not lan:
+            notes.append("passetable: no network address found / aucune adresse réseau trouvée")
+    return Service(server, parts, notes=notes, url=url)
+
+
+def _access(cfg: Any) -> tuple[Any, list[str]]:
+    """The table's PIN (from the settings, or made once and kept in the data folder) and
+    what the console says about it."""
+    from web.auth import TableGuard, load_or_make_pin
+
+    notes: list[str] = []
+    pin, made = cfg.service.pin, False
+    if pin is None:
+        pin, made = load_or_make_pin(Path(cfg.service.data_dir))
+        where = Path(cfg.service.data_dir) / "pin"
+        notes.append(f"passetable: the table's PIN is {pin} (kept in {where}; --pin to choose one)  —  "
+                     f"code de la table : {pin} (gardé dans {where} ; --pin pour en choisir un)")
+    open_to_all = cfg.service.host not in ("127.0.0.1", "localhost", "::1")
+    if open_to_all and (made or cfg.service.pin is None):
+        notes.append("passetable: WARNING: listening on the network with a generated PIN; choose your own with "
+                     "--pin or [service] pin  —  ATTENTION : table ouverte sur le réseau avec un code généré ; "
+                     "choisissez le vôtre avec --pin ou [service] pin")
+    return TableGuard(pin, pin_everywhere=cfg.service.pin_everywhere), notes
 
 
 def _enrolment_desk(cfg: Any, *, sim: bool) -> Any:

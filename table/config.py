@@ -40,6 +40,9 @@ class ServiceConfig:
     port: int = 8080
     data_dir: str = "data"
     max_streams: int = 64
+    pin: str | None = None        # the table's PIN for writes; None: made at first start, kept in data_dir/pin
+    pin_everywhere: bool = False  # True: the Pi's own screen (loopback) must type the PIN too
+    hostnames: list = field(default_factory=list)  # extra names the table answers to (besides its own)
 
 
 @dataclass
@@ -115,7 +118,7 @@ def load_config(path: str | Path | None) -> Config:
     return cfg
 
 
-_BASIC = {"int": int, "float": float, "str": str}
+_BASIC = {"int": int, "float": float, "str": str, "bool": bool, "list": list}
 
 
 def _fill(cls: type, values: dict[str, Any], where: str) -> Any:
@@ -127,7 +130,11 @@ def _fill(cls: type, values: dict[str, Any], where: str) -> Any:
         expected = _BASIC[str(known[key].type).split("|")[0].strip()]
         if expected is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
-        if not isinstance(value, expected) or isinstance(value, bool):
+        if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
             raise ConfigError(f"{where}: {key} must be {expected.__name__}, not {value!r}")
+        if expected is list and not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: {key} must be a list of texts, not {value!r}")
         setattr(obj, key, value)
+    if isinstance(obj, ServiceConfig) and obj.pin is not None and not (obj.pin.isdigit() and 4 <= len(obj.pin) <= 12):
+        raise ConfigError(f"{where}: pin must be 4 to 12 digits")
     return obj

@@ -111,7 +111,7 @@ class GameSpec:
         except ValidationError as exc:
             en, fr = explain(exc)
             raise Refused("bad_options", f"{self.names['en']}: {en}", f"{self.names['fr']} : {fr}",
-                          status=400) from None
+                          status=422) from None
         return checked.model_dump(mode="json", exclude_unset=True)
 
     def describe(self) -> dict[str, Any]:

@@ -6,6 +6,11 @@ games only through the registry (:mod:`table.games`). Every error a client can c
 answers JSON ``{"error": {"en", "fr", "code"}}`` with a 4xx status; nothing a client
 sends can produce a traceback.
 
+Anyone who reaches the table may watch (pages, state, stream); every write needs the
+table's PIN (a cookie from ``POST /api/login``; see :mod:`web.auth`), comes from the
+table's own pages (a foreign ``Origin`` is 403) and names the table by one of its own
+names (another ``Host`` is 421); bodies are bounded (:mod:`web.errors`).
+
     >>> app = create_app(Session(EventLog(":memory:")))
     >>> app.test_client().get("/api/state").status_code
     200
@@ -14,30 +19,57 @@ sends can produce a traceback.
 from __future__ import annotations
 
 import logging
+import secrets
+import time
+from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, jsonify, render_template, request, send_from_directory
+from flask import session as cookie
 from werkzeug.exceptions import HTTPException
 
 from table import games
 from table.errors import Refused
 from table.session import Session
-from web.errors import LANGS, BadRequest, json_body, page_lang
+from web.auth import TableGuard
+from web.errors import LANGS, MAX_BODY, BadRequest, json_body, page_lang
+from web.hosts import allowed_hosts, host_name
 from web.stream import SnapshotHub
 
 log = logging.getLogger(__name__)
 
 GAME_ASSETS = {"page.js": "text/javascript", "page.css": "text/css"}
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+SECURITY_HEADERS = {
+    # no inline script anywhere; styles may be set by the pages' scripts
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                               "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; "
+                               "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
 
 
 def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[str, dict] | None = None,
-               desk: Any = None, default_game: str | None = None) -> Flask:
+               desk: Any = None, default_game: str | None = None, guard: TableGuard | None = None,
+               hosts: set[str] | None = None, secret_key: bytes | None = None) -> Flask:
     """Build the dashboard app. ``game_defaults`` gives per-game options a new game
     starts with (e.g. the Passe-Murailles profile loaded from the config);
     ``default_game`` is the game the page offers first (from the settings); ``desk``,
-    when a camera is attached, serves the enrolment page (see :mod:`web.enrol`)."""
+    when a camera is attached, serves the enrolment page (see :mod:`web.enrol`).
+    ``guard`` holds the PIN (default: a random one, loopback trusted), ``hosts`` the names
+    the table answers to (default: its own), ``secret_key`` signs the login cookies."""
     app = Flask(__name__)
     app.json.sort_keys = False  # an option schema's fields keep their order (the setup form's)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, SESSION_COOKIE_NAME="passetable",
+                      SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
+                      PERMANENT_SESSION_LIFETIME=timedelta(days=7))
+    app.secret_key = secret_key or secrets.token_bytes(32)
+    guard = guard or TableGuard(f"{secrets.randbelow(10**6):06d}")
+    names = hosts if hosts is not None else allowed_hosts("127.0.0.1")
     hub = SnapshotHub(session, max_streams=max_streams)
     app.extensions["passetable"] = {"session": session, "hub": hub}
     defaults = game_defaults or {}
@@ -52,11 +84,65 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
     def _refused(exc: Refused):
         return jsonify(error=exc.to_dict()), exc.status
 
+    # ------------------------------------------------------------- who may do what
+    @app.before_request
+    def _gate():
+        if host_name(request.host) not in names:
+            raise BadRequest("This table does not answer to that name.", "Cette table ne répond pas à ce nom.",
+                             421, code="wrong_host")
+        if request.method not in WRITES:
+            return None
+        origin = request.headers.get("Origin")
+        if origin is not None and (origin == "null" or host_name(urlsplit(origin).netloc) not in names
+                                   or urlsplit(origin).netloc.lower() != request.host.lower()):
+            raise BadRequest("Writes come only from the table's own pages.",
+                             "Les modifications ne viennent que des pages de la table.", 403, code="foreign_origin")
+        if request.headers.get("Sec-Fetch-Site") == "cross-site":
+            raise BadRequest("Writes come only from the table's own pages.",
+                             "Les modifications ne viennent que des pages de la table.", 403, code="foreign_origin")
+        if request.path == "/api/login" or _writer():
+            return None
+        raise BadRequest("Type the table's PIN to change the game.", "Tapez le code de la table pour modifier la partie.",
+                         401, code="pin_needed")
+
+    def _writer() -> bool:
+        return guard.trusted(request.remote_addr) or cookie.get("pin") == guard.fingerprint()
+
+    @app.after_request
+    def _headers(resp: Response) -> Response:
+        for name, value in SECURITY_HEADERS.items():
+            resp.headers.setdefault(name, value)
+        return resp
+
+    @app.get("/api/login")
+    def whoami():
+        return jsonify(writer=_writer(), trusted=guard.trusted(request.remote_addr))
+
+    @app.post("/api/login")
+    def login():
+        address, now = request.remote_addr or "?", time.monotonic()
+        wait = guard.locked_for(address, now)
+        if wait:
+            resp = jsonify(error={"en": f"Too many wrong PINs: try again in {wait:.0f} s.",
+                                  "fr": f"Trop de codes faux : réessayez dans {wait:.0f} s.", "code": "locked"})
+            resp.headers["Retry-After"] = str(int(wait) + 1)
+            return resp, 429
+        if not guard.check_pin(json_body().get("pin"), address, now):
+            raise BadRequest("Wrong PIN.", "Code faux.", 401, code="wrong_pin")
+        cookie.permanent = True
+        cookie["pin"] = guard.fingerprint()
+        return jsonify(writer=True)
+
+    @app.post("/api/logout")
+    def logout():
+        cookie.clear()
+        return jsonify(writer=_writer())
+
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):
         if request.path.startswith("/api/"):
-            return jsonify(error={"en": exc.description or exc.name, "fr": _FR_HTTP.get(exc.code, exc.name),
-                                  "code": "http"}), exc.code
+            en = "The request is too large (64 KB at most)." if exc.code == 413 else exc.description or exc.name
+            return jsonify(error={"en": en, "fr": _FR_HTTP.get(exc.code, exc.name), "code": "http"}), exc.code
         return exc
 
     @app.errorhandler(Exception)
@@ -117,7 +203,9 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
     @app.post("/api/games")
     def new_game():
         body = json_body()
-        game = body.get("game") or session.game or first_game
+        game = body.get("game")
+        if not isinstance(game, str):
+            raise BadRequest("Say which game to start ('game').", "Indiquez le jeu à commencer (« game »).")
         options = body.get("options") if body.get("options") is not None else {}
         if not isinstance(options, dict):
             raise BadRequest("'options' must be an object.", "« options » doit être un objet.")
@@ -148,6 +236,8 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
         seq = json_body().get("seq")
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise BadRequest("Say which entry to undo ('seq').", "Indiquez l'entrée à annuler (« seq »).")
+        if not 1 <= seq <= 2**53:
+            raise BadRequest("'seq' is out of range.", "« seq » est hors limites.", 422, code="out_of_range")
         obs = session.undo(seq)
         return jsonify(seq=obs.seq, version=session.version)
 
@@ -158,4 +248,5 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
     return app
 
 
-_FR_HTTP = {404: "Introuvable", 405: "Méthode non autorisée", 400: "Requête invalide", 413: "Requête trop grande"}
+_FR_HTTP = {404: "Introuvable", 405: "Méthode non autorisée", 400: "Requête invalide",
+            413: "Requête trop grande (64 Ko au plus)"}

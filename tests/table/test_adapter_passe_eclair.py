@@ -233,7 +233,7 @@ def test_web_refuses_an_impossible_entry_and_records_a_wrong_card(session):
     from web.app import create_app
 
     client = create_app(session).test_client()
-    assert client.post("/api/games", json={"game": "passe-eclair", "options": {"players": 9}}).status_code == 400
+    assert client.post("/api/games", json={"game": "passe-eclair", "options": {"players": 9}}).status_code == 422
     assert client.post("/api/games", json={"game": "passe-eclair", "options": {"players": 2}}).status_code == 201
     seq_before = session.log.last_seq()
     r = client.post("/api/observations", json={"kind": "passe_eclair.place", "data": {"seat": 0, "card": "dog"}})

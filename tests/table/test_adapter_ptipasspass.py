@@ -71,7 +71,7 @@ def test_registered_and_defaults_to_four_players_with_numbered_names(session):
 def test_bad_options_are_refused_with_the_reason_and_nothing_logged(session, client, log_path, options, words):
     r = client.post("/api/games", json={"game": "ptipasspass", "options": options})
     error = r.get_json()["error"]
-    assert r.status_code == 400 and words in error["en"] and error["fr"] and error["fr"] != error["en"]
+    assert r.status_code == 422 and words in error["en"] and error["fr"] and error["fr"] != error["en"]
     assert session.log.last_seq() == 0 and session.snapshot()["game"] is None
     r = post_entry(client, action="Place", seat=0, colour=None, cup=[0, 0])
     assert r.status_code == 409 and "No game is running" in r.get_json()["error"]["en"]

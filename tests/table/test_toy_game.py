@@ -107,7 +107,7 @@ def test_a_registered_game_is_listed_started_played_and_won_through_the_dashboar
     assert "Premier à 10" in client.get("/?lang=fr").get_data(as_text=True)
 
     bad = client.post("/api/games", json={"game": "first-to-10", "options": {"players": 9}})
-    assert bad.status_code == 400 and "at most 4" in bad.get_json()["error"]["en"]
+    assert bad.status_code == 422 and "at most 4" in bad.get_json()["error"]["en"]
     assert session.log.last_seq() == 0                                      # refused: nothing logged
     assert client.post("/api/games", json={"game": "first-to-10", "options": {"players": 2}}).status_code == 201
 
