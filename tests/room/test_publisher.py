@@ -69,6 +69,9 @@ def test_broker_down_the_table_plays_on_queue_bounded_then_reconnects(tmp_path, 
         health = session.health()["mqtt"]
         assert health["connected"] is False and "warning" in health
         assert health["queued"] == 10 and health["dropped"] > 0  # bounded: the oldest were dropped
+        turns = pub.wakeups
+        time.sleep(1.0)
+        assert pub.wakeups - turns < 20  # offline, the worker sleeps (4 turns a second), it does not spin
         broker.start()
         listener = listen(broker, client_id="keeper")
         assert wait_until(lambda: pub.health()["connected"], timeout=15)
@@ -108,7 +111,8 @@ def test_a_stalled_broker_does_not_slow_the_table(broker, make_session, listen):
         listener = listen(broker)
         assert wait_until(lambda: pub.health()["connected"], timeout=20)
         want = compact(session.snapshot(), table="t3", t=0)
-        assert wait_until(lambda: (listener.get("passetable/t3/state") or {}).get("seq") == want["seq"], 20)
+        assert wait_until(lambda: (listener.get("passetable/t3/state") or {}).get("seq") == want["seq"], 20), \
+            (listener.get("passetable/t3/state"), want, pub.health(), compact(session.snapshot(), table="t3", t=0))
     finally:
         broker.proc.send_signal(signal.SIGCONT)
         sim.stop()

@@ -72,6 +72,8 @@ class TablePublisher:
         self._subscribed = False
         self._worker: threading.Thread | None = None
         self._resync = threading.Event()
+        self._online = threading.Event()  # set while connected: the worker sleeps on it otherwise
+        self.wakeups = 0  # the worker's loop turns (a test checks it does not spin while offline)
         self._lock = threading.Lock()
         self.counters = {"published": 0, "dropped": 0, "failed": 0, "commands": 0, "refused_commands": 0}
         self.connected = False
@@ -140,6 +142,9 @@ class TablePublisher:
         seen, last_key, last_alerts, last_health = -1, None, None, 0.0
         changed_at, dirty = self.clock(), True
         while self._running:
+            self.wakeups += 1
+            if not self._online.wait(WAIT_S):  # offline: the changes wait, the deque keeps the events
+                continue
             version = self.session.wait_for_change(seen, timeout=WAIT_S)
             if not self._running:
                 break
@@ -189,8 +194,11 @@ class TablePublisher:
                                                "source": source, "text": lines.get(seq, [])})
 
     def _publish(self, topic: str, body: dict[str, Any], *, retain: bool = False) -> None:
-        info = self._client.publish(topic, json.dumps(body, ensure_ascii=False, separators=(",", ":")), qos=1,
-                                    retain=retain)
+        # Retained topics go at QoS 0: after a reconnection the worker publishes the latest
+        # again, while a QoS 1 copy paho kept from before the cut would be resent after it
+        # and leave a stale retained state. Events are QoS 1 (at least once).
+        info = self._client.publish(topic, json.dumps(body, ensure_ascii=False, separators=(",", ":")),
+                                    qos=0 if retain else 1, retain=retain)
         with self._lock:
             if info.rc == mqtt.MQTT_ERR_SUCCESS:
                 self.counters["published"] += 1
@@ -222,6 +230,7 @@ class TablePublisher:
             return
         with self._lock:
             self.connected, self.since = True, self.clock()
+        self._online.set()
         self.last_error = ""
         if self.settings.commands:
             client.subscribe(self.topics.command, qos=1)
@@ -231,6 +240,7 @@ class TablePublisher:
     def _on_disconnect(self, _client, _userdata, _flags, reason, _props) -> None:
         with self._lock:
             self.connected, self.since = False, self.clock()
+        self._online.clear()
         if reason is not None and reason.is_failure:
             self.last_error = str(reason)
         if self._running:
