@@ -30,8 +30,22 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    # Playwright evaluates the tests' wait_for_function strings with eval, which the pages'
+    # Content-Security-Policy forbids; `strict_page` keeps the policy for the tests of it.
+    context = browser.new_context(bypass_csp=True)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+@pytest.fixture
+def strict_page(browser):
+    """A page under the service's own Content-Security-Policy; ``csp_violations`` lists
+    what the browser refused."""
     context = browser.new_context()
     pg = context.new_page()
+    pg.csp_violations = []
+    pg.on("console", lambda msg: pg.csp_violations.append(msg.text) if "Content Security Policy" in msg.text else None)
     yield pg
     context.close()
 
