@@ -100,7 +100,7 @@ def bench_latency(samples: int) -> dict[str, Any] | None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                page = browser.new_page()
+                page = browser.new_page(bypass_csp=True)  # wait_for_function evaluates strings
                 page.goto(server.url)
                 page.wait_for_function("window.__renders && window.__renders.length > 0")
                 offsets = [0] * 6
