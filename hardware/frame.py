@@ -45,7 +45,7 @@ def attach(session: Any, settings: Any, game_options: dict[str, Any]) -> list[An
     profile = load_profile(game_options.get("profile"))
     gpio = attach_gpio(session, settings.gpio, columns=profile.columns)
     game_options.update(gpio.pins.game_options())
-    bridge = Bridge(settings.serial.port, session.submit, baudrate=settings.serial.baudrate)
+    bridge = Bridge(settings.serial.port, session.submit, baudrate=settings.serial.baudrate, holes=profile.columns)
     session.health_sources["serial"] = bridge.health
     return [gpio, bridge]
 
@@ -58,7 +58,7 @@ def simulate(session: Any, *, settings: Any, game_options: dict[str, Any], pace:
 
     from hardware.gpio import attach_gpio
     from hardware.gpio.sim_pins import GpioSensors
-    from hardware.sim_table import SimulatedTable
+    from hardware.sim_table import Faults, SimulatedTable
     from table.passe_murailles import load_profile
     from table.timers import RealClock
 
@@ -67,28 +67,31 @@ def simulate(session: Any, *, settings: Any, game_options: dict[str, Any], pace:
     factory = MockFactory()
     gpio = attach_gpio(session, settings.gpio, pin_factory=factory, clock=clock, columns=profile.columns)
     game_options.update(gpio.pins.game_options())
-    serial_parts, sensors = _serial_stand_in(session, GpioSensors(session, factory, gpio.pins, clock))
+    parsed = Faults.parse(faults or None)
+    board, bridge = _serial_stand_in(session, parsed.hole_faults(), profile.columns, seed)
+    sensors = GpioSensors(session, factory, gpio.pins, clock, board=board)
     table = SimulatedTable(session, sensors, pace=pace, seed=seed, profile=profile, restart_after=restart_after,
-                           clock=clock, faults=faults or None, game_options=game_options)
-    return [gpio, *serial_parts, table]
+                           clock=clock, faults=parsed, game_options=game_options)
+    return [gpio, _Stopper(board), bridge, table]
 
 
-def _serial_stand_in(session: Any, sensors: Any) -> tuple[list[Any], Any]:
-    """The simulated slide and board positions travel as the real ones do: the
-    pure-Python sensor board speaks the real protocol on a pseudo-terminal, and the real
-    bridge reads it. Both start where the sensors last saw the frame (a restart)."""
+def _serial_stand_in(session: Any, hole_faults: Any, holes: int, seed: int | None) -> tuple[Any, Any]:
+    """The simulated slide and board positions and top-hole drops travel as the real
+    ones do: the pure-Python sensor board speaks the real protocol on a
+    pseudo-terminal, and the real bridge reads it. Both start where the sensors last saw
+    the frame (a restart)."""
     from firmware_bridge import Bridge
     from hardware.sim_board import SimulatedBoard
-    from hardware.sim_table import SerialBoardSensors
 
     slides = {int(k): v for k, v in session.sensed["slides"].items()}
     board_position = session.sensed["board"] or 2
-    board = SimulatedBoard(slides_start=tuple(slides.get(n, 0) for n in range(1, 7)), board_start=board_position)
+    board = SimulatedBoard(slides_start=tuple(slides.get(n) or 0 for n in range(1, 7)), board_start=board_position,
+                           holes=holes, hole_faults=hole_faults, seed=seed or 0)
     board.start()  # the pseudo-terminal must exist before the bridge opens it
-    known = {"slides": {n: slides.get(n, 0) for n in range(1, 7)}, "board": board_position}
-    bridge = Bridge(board.port, session.submit, known_positions=known)
+    known = {"slides": {n: slides.get(n) or 0 for n in range(1, 7)}, "board": board_position}
+    bridge = Bridge(board.port, session.submit, known_positions=known, holes=holes)
     session.health_sources["serial"] = bridge.health
-    return [_Stopper(board), bridge], SerialBoardSensors(board, sensors)
+    return board, bridge
 
 
 class _Stopper:

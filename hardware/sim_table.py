@@ -4,18 +4,28 @@ The players know the rules (they keep their own :class:`~table.passe_murailles.G
 as people do in their heads) and play legal moves at a human pace. Each move is carried
 out on the *physical* frame (a :class:`~table.passe_murailles.Frame`, pure physics), and
 what the physics does is reported the way the real sensors would report it, through a
-:class:`SensorOutputs`: "slide 3 is now at +1", "a peg went into top hole 4", "the beam
-under column 2 broke". The session turns those into moves by whose turn it is; it never
-looks at this object.
+:class:`SensorOutputs`: slide and board positions and pegs going into the top holes as
+inputs of the simulated sensor board (the real protocol, read by the real bridge: source
+``serial``), pegs passing the beams as pulses on GPIO pins (source ``gpio``). Nothing
+reaches the session by any other way; the session turns those facts into moves by whose
+turn it is and never looks at this object.
 
-    >>> table = SimulatedTable(session, DirectSensors(session), pace=0.0, seed=1)
-    >>> table.start()
-    >>> table.stop()
+    >>> from hardware.sim.inline_board import InlineBoard
+    >>> from table.timers import ManualClock
+    >>> clock = ManualClock()
+    >>> board = InlineBoard(session.submit, clock=clock)       # the board's protocol, in this thread
+    >>> table = SimulatedTable(session, SerialBoardSensors(board), pace=0.0, seed=1, clock=clock)
+    >>> clock.sleep(0.3); table._resume_or_start(); table.play_one()     # the first move is a drop
+    >>> [(o.kind, o.source, o.data["column"]) for o in session.log.read() if o.kind == "peg_drop"]
+    [('peg_drop', 'serial', 2)]
 
 Faults can be switched on to see the session catch them (``faults="miss=3,jam@0.1"``,
 see :class:`Faults`): a beam that misses pegs, a beam that chatters, a peg that jams in
-a slide and falls late. With a :class:`~table.timers.ManualClock` the table runs in
-virtual time (``play_game()`` plays a whole game at once, as fast as the CPU goes).
+a slide and falls late, and the top-hole sensors' faults (``hole_miss``,
+``hole_chatter``, ``hole_overlap``: a sensor that misses a peg, one that chatters and
+may count a flicker as a drop, a peg dropped while the previous one is still in view).
+With a :class:`~table.timers.ManualClock` the table runs in virtual time
+(``play_game()`` plays a whole game at once, as fast as the CPU goes).
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from hardware.sim.top_holes import HoleFaults
 from table import observations as K
 from table.observations import Observation
 from table.passe_murailles import (
@@ -47,50 +58,48 @@ from table.timers import RealClock
 log = logging.getLogger(__name__)
 
 GAME = SPEC.id
+PEG_SEEN = "peg_seen"  # the camera's kind (vision/pipeline.py): {column, colour}
 
 
 class SensorOutputs(Protocol):
-    """How the simulated frame's sensors report; real-protocol versions replace
-    :class:`DirectSensors` as the transports come (serial board, GPIO beams)."""
+    """How the simulated frame's sensors report (:class:`SerialBoardSensors`, and
+    :class:`hardware.gpio.sim_pins.GpioSensors` for the beams on mock pins)."""
 
     def slide(self, number: int, offset: int) -> None: ...
     def board(self, position: int) -> None: ...
-    def peg_drop(self, column: int) -> None: ...
+    def peg_drop(self, column: int, *, rests: bool = False) -> None: ...
+    def hole_cleared(self, column: int) -> None: ...
     def beam(self, column: int, *, bounces: int = 0) -> None: ...
     def side_spill(self, side: str) -> None: ...
+    def advance(self) -> None: ...
 
 
-class DirectSensors:
-    """Sensor facts handed straight to the session (fast tests, and until a transport
-    stands in): the same observations the transports produce. A beam's ``bounces``
-    are ignored here (what the GPIO layer debounces away never reaches the session)."""
+class CameraStandIn:
+    """The camera's ``peg_seen`` for tests and the bench, **not** a real transport: the
+    simulated table has no rendered frames yet, so this hands the colour in a top hole
+    straight to the session, with its own source (``sim-camera``) so that a log shows it
+    for what it is. ``passetable run --sim`` never uses it.
 
-    def __init__(self, session: Session, source: str = "sim", clock: Any = None):
+    ``delay``: how long after the peg came to rest the camera reports it (its
+    stability filter waits a few frames)."""
+
+    def __init__(self, session: Session, clock: Any, *, delay: float = 0.1, source: str = "sim-camera"):
         self.session = session
-        self.source = source
         self.clock = clock
+        self.delay = delay
+        self.source = source
+        self.seen = 0
 
-    def _put(self, kind: str, **data: Any) -> None:
-        t = self.clock() if self.clock is not None else None
-        self.session.submit(Observation.now(kind, source=self.source, t=t, **data))
-
-    def slide(self, number: int, offset: int) -> None:
-        self._put(K.SLIDE, slide=number, offset=offset)
-
-    def board(self, position: int) -> None:
-        self._put(K.BOARD, position=position)
-
-    def peg_drop(self, column: int) -> None:
-        self._put(K.PEG_DROP, column=column)
-
-    def beam(self, column: int, *, bounces: int = 0) -> None:
-        self._put(K.BEAM, column=column)
-
-    def side_spill(self, side: str) -> None:
-        self._put(K.SIDE_SPILL, side=side)
+    def peg_seen(self, column: int, colour: str) -> None:
+        if self.delay:
+            self.clock.sleep(self.delay)
+        self.seen += 1
+        self.session.submit(Observation.now(PEG_SEEN, source=self.source, t=self.clock(), column=column,
+                                            colour=colour))
 
 
 FAULT_KINDS = ("miss", "chatter", "jam")
+HOLE_FAULT_KINDS = ("hole_miss", "hole_chatter", "hole_overlap")
 
 
 @dataclass(frozen=True)
@@ -110,11 +119,16 @@ class Faults:
     ``"miss=3"``: the beam under column 3 (numbered from 1, as on the frame) misses every
     peg; ``"chatter=2@0.5"``: the beam under column 2 bounces on half its pegs, and after
     half of those it also flickers by itself a moment later (a dirty beam); ``"jam@0.1"``: one peg in ten, any column,
-    jams in a slide and falls ``jam_delay`` seconds late. The probability defaults to 1
-    with a column and 0.2 without.
+    jams in a slide and falls ``jam_delay`` seconds late. The top-hole sensors:
+    ``"hole_miss@0.1"`` (a drop not seen), ``"hole_chatter@0.2"`` (a bouncing reading,
+    half of them followed by a flicker the firmware counts as a drop),
+    ``"hole_overlap@0.1"`` (a peg dropped while the previous one is still in view). The
+    probability defaults to 1 with a column and 0.2 without.
 
         >>> Faults.parse("miss=3, jam@0.1").items[0]
         Fault(kind='miss', column=2, probability=1.0)
+        >>> Faults.parse("hole_miss=4@0.5, hole_chatter@0.1").hole_faults()
+        HoleFaults(miss=0.5, chatter=0.1, overlap=0.0, holes=None)
     """
 
     items: tuple[Fault, ...] = ()
@@ -136,6 +150,21 @@ class Faults:
         return any(f.kind == kind and f.column in (None, column) and rng.random() < f.probability
                    for f in self.items)
 
+    def hole_faults(self) -> HoleFaults:
+        """The top-hole faults for the simulated sensor board (``holes``: the columns
+        named, or None when any item names no column)."""
+        rates = {kind: 0.0 for kind in HOLE_FAULT_KINDS}
+        columns: set[int] | None = set()
+        for f in self.items:
+            if f.kind in rates:
+                rates[f.kind] = max(rates[f.kind], f.probability)
+                if f.column is None:
+                    columns = None
+                elif columns is not None:
+                    columns.add(f.column)
+        return HoleFaults(miss=rates["hole_miss"], chatter=rates["hole_chatter"], overlap=rates["hole_overlap"],
+                          holes=None if not columns else frozenset(columns))
+
     def describe(self) -> str:
         return ", ".join(f"{f.kind}{'' if f.column is None else f'={f.column + 1}'}@{f.probability:g}"
                          for f in self.items) or "none"
@@ -145,8 +174,8 @@ def _parse_fault(part: str) -> Fault:
     where, _, chance = part.partition("@")
     kind, _, column = where.partition("=")
     kind = kind.strip()
-    if kind not in FAULT_KINDS:
-        raise ValueError(f"unknown fault {kind!r} in {part!r} (faults: {', '.join(FAULT_KINDS)})")
+    if kind not in FAULT_KINDS + HOLE_FAULT_KINDS:
+        raise ValueError(f"unknown fault {kind!r} in {part!r} (faults: {', '.join(FAULT_KINDS + HOLE_FAULT_KINDS)})")
     try:
         col = int(column) - 1 if column.strip() else None
         probability = float(chance) if chance.strip() else (1.0 if col is not None else 0.2)
@@ -160,23 +189,25 @@ def _parse_fault(part: str) -> Fault:
 
 
 class SerialBoardSensors:
-    """Slide and board positions go out through a simulated sensor board (the real
-    protocol on a pseudo-terminal, read by the real bridge); the other facts (peg drops,
-    beams) through ``rest``.
+    """Slide and board positions and top-hole drops go out through a simulated sensor
+    board: ``SimulatedBoard`` (the real protocol on a pseudo-terminal, read by the real
+    bridge in its thread) or ``InlineBoard`` (the same protocol and bridge logic in the
+    caller's thread, for virtual time); the beams through ``rest`` (GPIO pins).
 
         >>> from hardware.sim_board import SimulatedBoard
         >>> board = SimulatedBoard().start()        # the firmware's protocol on a pty
-        >>> sensors = SerialBoardSensors(board, DirectSensors(session))
+        >>> sensors = SerialBoardSensors(board)
         >>> sensors.slide(3, 1); sensors.board(3)   # to the board, which reports them on its port
         >>> board.positions()
         {'slides': {1: 0, 2: 0, 3: 1, 4: 0, 5: 0, 6: 0}, 'board': 3}
-        >>> sensors.peg_drop(4)                     # straight to the session
-        >>> [(obs.kind, obs.data) for obs in session.log.read()]
-        [('peg_drop', {'column': 4})]
+        >>> import time; time.sleep(0.25)           # the top holes are blind for 200 ms after boot
+        >>> sensors.peg_drop(4, rests=True); sensors.hole_cleared(4)   # the sensor over column 4 sees a peg
+        >>> board.drop_counts()
+        (0, 0, 0, 0, 1, 0, 0)
         >>> board.stop()
     """
 
-    def __init__(self, board: Any, rest: SensorOutputs):
+    def __init__(self, board: Any, rest: Any = None):
         self.serial_board = board
         self.rest = rest
 
@@ -186,13 +217,25 @@ class SerialBoardSensors:
     def board(self, position: int) -> None:
         self.serial_board.set_board(position)
 
-    def peg_drop(self, column: int) -> None:
-        self.rest.peg_drop(column)
+    def peg_drop(self, column: int, *, rests: bool = False) -> None:
+        self.serial_board.drop_peg(column, rests=rests)
+
+    def hole_cleared(self, column: int) -> None:
+        self.serial_board.clear_hole(column)
+
+    def advance(self) -> None:
+        advance = getattr(self.serial_board, "advance", None)  # the pty board keeps its own time
+        if advance is not None:
+            advance()
 
     def beam(self, column: int, **kwargs: Any) -> None:
+        if self.rest is None:
+            raise RuntimeError("no beams attached to this simulated table / aucun faisceau branché")
         self.rest.beam(column, **kwargs)
 
     def side_spill(self, side: str) -> None:
+        if self.rest is None:
+            raise RuntimeError("no side beams attached to this simulated table / aucun faisceau latéral branché")
         self.rest.side_spill(side)
 
 
@@ -211,8 +254,10 @@ class SimulatedTable(PlayerThread):
 
     def __init__(self, session: Session, sensors: SensorOutputs, *, pace: float = 2.0, seed: int | None = None,
                  profile: Any = None, restart_after: float | None = 20.0, fall_time: float = 0.05,
-                 faults: Faults | str | None = None, clock: Any = None, game_options: dict[str, Any] | None = None):
+                 faults: Faults | str | None = None, clock: Any = None, game_options: dict[str, Any] | None = None,
+                 camera: Any = None):
         super().__init__()
+        self.camera = camera
         self.session = session
         self.sensors = sensors
         self.pace = pace
@@ -286,11 +331,14 @@ class SimulatedTable(PlayerThread):
                 self.clock.sleep(step)
             else:
                 self._stop.wait(step)
+            self.sensors.advance()
 
     def _reset_frame(self) -> None:
         """Put every part back to its start position, as players do before a game."""
         self.mind = new_game(profile=self.profile)
         start = Frame(self.profile)
+        for column in sorted(self._top_holes()):
+            self.sensors.hole_cleared(column)  # the pegs are gathered up first
         for n in range(1, 7):
             # one notch at a time, as a hand does (the pegs were gathered up first)
             position = self.frame.offset(n)
@@ -350,17 +398,47 @@ class SimulatedTable(PlayerThread):
         action = self.choose()
         self.mind.apply(action)
         self.moves += 1
+        before = self._top_holes()
+        shift = 0
         if isinstance(action, DropPeg):
-            self.sensors.peg_drop(action.column)
-            events = self.frame.drop(self.frame.next_in_hand(player), action.column)
+            peg = self.frame.next_in_hand(player)
+            events = self.frame.drop(peg, action.column)
+            rests = action.column in self._top_holes()
+            self.sensors.peg_drop(action.column, rests=rests)
         elif isinstance(action, MoveSlide):
             events = self.frame.move_slide(action.slide, action.step)
-            self.sensors.slide(action.slide, self.frame.offset(action.slide))
+            self.sensors.slide(action.slide, self.frame.offset(action.slide))  # the board carries resting pegs
+            shift = action.step if action.slide == 1 else 0
         else:
             events = self.frame.move_board(action.step)
             self.sensors.board(self.frame.board_position)
+        dropped = {action.column: peg} if isinstance(action, DropPeg) else {}
+        self._top_holes_changed(before, shift, dropped)
         self._report_falls(events)
 
+    def _top_holes(self) -> dict[int, str]:
+        """Column → the peg resting in the top slide's hole over it (in the window)."""
+        return {c: peg for c in range(self.profile.columns) if (peg := self.frame.peg_at(1, c)) is not None}
+
+    def _top_holes_changed(self, before: dict[int, str], shift: int, dropped: dict[int, str]) -> None:
+        """Tell the top-hole sensors which resting pegs left their view (the board
+        itself moves the ones the top slide carried), and the camera which colour it now
+        sees in a top hole where it saw none (its stability filter keys on column and
+        colour)."""
+        after = self._top_holes()
+        carried = {c + shift: peg for c, peg in before.items() if 0 <= c + shift < self.profile.columns}
+        for column, peg in dropped.items():
+            if after.get(column) == peg:
+                carried[column] = peg   # the sensor reported it resting: it saw it stay
+        for column in sorted(carried):
+            if after.get(column) != carried[column]:
+                self.sensors.hole_cleared(column)
+        if self.camera is not None:
+            colour = {c: self.frame.peg(p).colour for c, p in after.items()}
+            was = {(c, self.frame.peg(p).colour) for c, p in before.items()}
+            for column in sorted(after):
+                if (column, colour[column]) not in was:
+                    self.camera.peg_seen(column, colour[column])
     def _report_falls(self, events: list[Any]) -> None:
         for event in events:
             if isinstance(event, PushedOff):

@@ -26,12 +26,13 @@ from table import observations as K
 from table.adapter import Alert, GameAdapter, text
 from table.observations import Observation
 from table.passe_murailles import DropPeg, IllegalAction, MoveBoard, MoveSlide, new_game
-from table.passe_murailles.fusion import BeamFusion, is_fusion_alert
+from table.passe_murailles.fusion import DROP_KINDS, BeamFusion, DropWitness, is_fusion_alert
 from table.timers import TICK
 
+PEG_SEEN = "peg_seen"  # the camera's colour in a top hole (vision/pipeline.py): {column, colour}
 # Observations stamped by the table's own clock: they move the beam windows on (a
 # person's entry, stamped by a browser's request, does not).
-SENSOR_TIME = frozenset({K.SLIDE, K.BOARD, K.PEG_DROP, K.BEAM, K.SIDE_SPILL, TICK})
+SENSOR_TIME = frozenset({K.SLIDE, K.BOARD, K.PEG_DROP, K.BEAM, K.SIDE_SPILL, PEG_SEEN, TICK})
 COLOUR = {"red": text("Red", "Rouge"), "blue": text("Blue", "Bleu")}
 
 
@@ -39,7 +40,7 @@ def _colour(c: str, lang: str) -> str:
     return COLOUR[c][lang]
 
 
-class PasseMuraillesAdapter(BeamFusion, GameAdapter):
+class PasseMuraillesAdapter(DropWitness, BeamFusion, GameAdapter):
     game = "passe-murailles"
     # a person may take back a resolution (the alert opens again)
     undoable_kinds = frozenset({K.RESOLVE})
@@ -51,6 +52,7 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
         # → the position the rules expect there.
         self.put_back: dict[tuple[str, int], int] = {}
         self._fusion_init()
+        self._drops_init()
         first = self.g.current_player
         self.say(start.t, f"New game of Passe-Murailles: {_colour(first, 'en')} plays first.",
                  f"Nouvelle partie de Passe-Murailles : {_colour(first, 'fr')} commence.")
@@ -60,12 +62,16 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
     def observe(self, obs: Observation) -> None:
         if obs.kind in SENSOR_TIME:
             self._fusion_expire(obs)
+            self._drops_expire(obs)
+        moves = len(self.g.history)
         if obs.kind == K.SLIDE:
             self._part_seen(obs, ("slide", int(obs.data["slide"])), int(obs.data["offset"]))
         elif obs.kind == K.BOARD:
             self._part_seen(obs, ("board", 0), int(obs.data["position"]))
         elif obs.kind == K.PEG_DROP:
-            self._peg_dropped(obs)
+            self._drop_reported(obs)
+        elif obs.kind == PEG_SEEN:
+            self._peg_seen(obs)
         elif obs.kind == K.BEAM:
             self._beam(obs)
         elif obs.kind == K.SIDE_SPILL:
@@ -73,6 +79,12 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
         elif obs.kind == K.RESOLVE:
             self._resolve(obs)
         # TICK: only moves time on (done above)
+        if obs.kind in (K.SLIDE, K.BOARD, K.PEG_DROP):
+            self._note_move(obs, moves)
+
+    def next_deadline(self) -> float | None:
+        times = [t for t in (self.matcher.next_deadline(), self._drops_deadline()) if t is not None]
+        return min(times) if times else None
 
     def _engine_position(self, part: tuple[str, int]) -> int:
         frame = self.g.frame
@@ -108,9 +120,9 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
             return
         self._report(obs, outcome)
 
-    def _peg_dropped(self, obs: Observation) -> None:
-        column = int(obs.data["column"])
-        colour = obs.data.get("colour")
+    def _play_drop(self, obs: Observation, column: int, colour: str | None, beam_seen: int | None = None) -> str | None:
+        """Play a drop into ``column`` for the player to move; the player, or None (and
+        an alert) when the rules refuse it. ``colour``: the peg's, when known."""
         try:
             if colour is not None and colour != self.g.current_player and not self.g.is_over():
                 raise IllegalAction(f"the peg is {colour} but it is {self.g.current_player}'s turn",
@@ -128,14 +140,17 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
                 "Retirez-le, ou acceptez-le si le jeu est correct."),
                 expected=None, seen={"column": column},
                 choices=[{"id": "removed", "label": text("The peg was taken out", "Le pion a été retiré")}])
-            return
-        self._report(obs, outcome)
+            return None
+        self._report(obs, outcome, beam_seen=beam_seen)
+        return outcome.player
 
     def _resolve(self, obs: Observation) -> None:
         alert = self.find_alert(str(obs.data.get("alert")))
         if alert is None:
             return
         if is_fusion_alert(alert) and not self._fusion_settle(obs, alert):
+            return
+        if alert.kind in DROP_KINDS and not self._drop_settle(obs, alert):
             return
         alert.resolved = str(obs.data.get("choice"))
         self.say(obs.t, "Alert resolved.", "Alerte résolue.", seq=obs.seq)
@@ -198,7 +213,7 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
                                expected=expected, seen=seen, choices=choices or []))
 
     # ------------------------------------------------------------------ feed
-    def _report(self, obs: Observation, outcome: Any) -> None:
+    def _report(self, obs: Observation, outcome: Any, beam_seen: int | None = None) -> None:
         who = outcome.player
         action = outcome.action
         if isinstance(action, DropPeg):
@@ -213,7 +228,7 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
             fr = f"{_colour(who, 'fr')} a déplacé le plateau en position {self.g.frame.board_position}"
         extra_en, extra_fr = self._consequences(outcome)
         self.say(obs.t, en + extra_en + ".", fr + extra_fr + ".", kind="move", seq=obs.seq)
-        self._expect_landings(obs, outcome.landings, len(outcome.pushed_off))
+        self._expect_landings(obs, outcome.landings, len(outcome.pushed_off), beam_seen)
         for skipped in outcome.skipped:
             self.say(obs.t, f"{_colour(skipped, 'en')} loses this turn.", f"{_colour(skipped, 'fr')} passe son tour.",
                      seq=obs.seq)
@@ -290,4 +305,4 @@ class PasseMuraillesAdapter(BeamFusion, GameAdapter):
         return {c: s - pending[c] for c, s in self.g.scores().items()}
 
     def health(self) -> dict[str, Any]:
-        return self.fusion_health()
+        return {**self.fusion_health(), **self.drops_health()}

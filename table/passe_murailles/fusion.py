@@ -33,11 +33,12 @@ counted for the health panel only: a peg pushed off scores nothing either way.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from table.adapter import Alert, text
 from table.observations import Observation
-from table.passe_murailles import Landing, PhysicsError
+from table.passe_murailles import DropPeg, Landing, PhysicsError
 from table.passe_murailles.landing import Expected, LandingMatcher, Match, Seen
 
 FUSION_KINDS = ("missing_landing", "unexpected_beam", "wrong_column")
@@ -90,10 +91,16 @@ class BeamFusion:
         for match in self.matcher.expire(obs.t):
             self._mismatch(obs, match)
 
-    def _expect_landings(self, obs: Observation, landings: list[Landing], pushed_off: int) -> None:
+    def _expect_landings(self, obs: Observation, landings: list[Landing], pushed_off: int,
+                         beam_seen: int | None = None) -> None:
+        """``beam_seen``: a column whose beam already broke for one of these landings."""
         board = self.g.frame.board_position
         self.spills["expected"] += pushed_off
         for landing in landings:
+            if landing.column == beam_seen:
+                beam_seen = None
+                self.beams["confirmed"] += 1
+                continue
             match = self.matcher.expect(Expected(landing.peg, landing.colour, landing.column, landing.points,
                                                  landing.scored, obs.t, board))
             if match is not None:
@@ -161,6 +168,9 @@ class BeamFusion:
                     for p in self.g.pegs() if p.where == "frame"]
             choices.append(_choice(ENTERED, "Say which peg fell", "Indiquer quel pion est tombé", [_field(
                 "peg", "Peg", "Pion", [(None, text("nothing fell", "rien n'est tombé")), *pegs])]))
+            missed = self._missed_drop_choice(s.column)
+            if missed is not None:
+                choices.append(missed)
             self._fusion_alert(obs, "unexpected_beam", match, text(
                 f"The beam over column {s.column + 1} saw a peg fall, but no peg should have fallen there.",
                 f"Le faisceau de la colonne {s.column + 1} a vu tomber un pion, mais aucun pion ne devait "
@@ -227,6 +237,8 @@ class BeamFusion:
                     self._correct(obs, peg, s.column, self.g.profile.points(s.board, s.column))
             elif choice == ENTERED:
                 self._entered(obs, alert, match)
+            elif choice == DROPPED and alert.kind == "unexpected_beam":
+                self._missed_drop_landed(obs, match.seen)
             else:
                 raise PhysicsError(f"unknown choice {choice!r}")
         except (PhysicsError, KeyError, TypeError, ValueError) as exc:
@@ -237,6 +249,16 @@ class BeamFusion:
         if alert.kind == "missing_landing":
             self.late_candidates = [(x, a) for x, a in self.late_candidates if a != alert.id]
         return True
+
+    def _missed_drop_landed(self, obs: Observation, seen: Seen) -> None:
+        """A person says the beam was a peg dropped into the top hole over its column
+        that the sensor missed: the drop is played now, and the beam already seen
+        confirms its landing."""
+        problem = self._drop_problem(DropPeg(seen.column), None)
+        if problem is not None:
+            raise PhysicsError(problem[0])
+        self.top_holes["missed_by_beam"] += 1
+        self._play_drop(obs, seen.column, None, beam_seen=seen.column)
 
     def _entered(self, obs: Observation, alert: Alert, match: Match) -> None:
         column = obs.data.get("column", "missing")
@@ -300,3 +322,222 @@ class BeamFusion:
 def is_fusion_alert(alert: Alert) -> bool:
     return alert.kind in FUSION_KINDS
 
+
+
+# ---------------------------------------------------------------------- top holes
+DROP_KINDS = ("extra_drop", "missed_drop", "late_drop", "wrong_colour")
+EXTRA_DROP_S = 0.8    # a second drop in a hole this soon after a peg fell through it: a flicker?
+CAMERA_WAIT_S = 1.0   # how far apart a sensor's drop and the camera's sighting of it may be
+DROPPED = "dropped"         # a peg did go in: play the drop
+NO_DROP = "no_drop"         # nothing went in: the sensor (or the camera) was wrong
+REMOVED = "removed"         # the peg was taken out again
+CAMERA_WRONG = "camera_wrong"  # the camera misread the colour: the drop stands
+
+
+class DropWitness:
+    """The top-hole half of the Passe-Murailles adapter: the sensor board's drops and the
+    camera's ``peg_seen`` checked against each other and against the beams.
+
+    What the adapter can infer, and what it cannot:
+
+    * an **extra** drop: a second drop in a hole less than ``EXTRA_DROP_S`` after a peg
+      fell through it (a dirty sensor's flicker counts as a drop in the firmware; no
+      player drops twice that fast) is not played: an ``extra_drop`` alert asks;
+    * a drop whose frame was lost (``recovered``) is played as any other when no move
+      the board reported came between the last frame before the loss and the repair;
+      otherwise the order is unknown (it may have come before those moves, by the other
+      player): a ``late_drop`` alert asks;
+    * a **missed** drop whose peg fell through to the board shows as a beam no landing
+      explains: that alert (``unexpected_beam``) offers *a peg was dropped into top hole
+      N*, when the player to move dropping there would land over that beam;
+    * with a camera, a colour in a top hole with no drop reported within
+      ``CAMERA_WAIT_S`` is a ``missed_drop`` alert; a drop whose peg stays in the hole
+      is confirmed by the camera, and the wrong colour for whose turn it was is a
+      ``wrong_colour`` alert (the drop is taken back until a person answers);
+    * it **cannot** see a missed drop whose peg stops in a lower slide (no camera sees
+      it, no beam breaks) until that peg falls (a beam nobody expected), nor who made a
+      slide or board move: after such a miss, moves are credited by the turn the game
+      believes, until an alert brings a person to the frame.
+    """
+
+    def _drops_init(self) -> None:
+        self.top_holes = {"drops": 0, "recovered": 0, "extra_alerts": 0, "late_alerts": 0, "camera_seen": 0,
+                          "camera_confirmed": 0, "camera_only": 0, "wrong_colour": 0, "missed_by_beam": 0}
+        self._fell_through: dict[int, float] = {}      # column -> t of the last drop played there that fell on
+        self._awaiting_camera: dict[int, tuple[float, str]] = {}  # column -> (t, colour played), peg resting
+        self._sightings: list[tuple[float, int, str]] = []         # camera-only colours: (t, column, colour)
+        self._move_mcu: int | None = None   # board time of the last move the sensor board reported
+        self.drop_disputes: dict[str, dict[str, Any]] = {}          # alert id -> {"column", "colour"}
+
+    def _drops_deadline(self) -> float | None:
+        times = [t for t, _, _ in self._sightings]
+        return min(times) + CAMERA_WAIT_S if times else None
+
+    def _drops_expire(self, obs: Observation) -> None:
+        for item in [s for s in self._sightings if s[0] + CAMERA_WAIT_S < obs.t]:
+            self._sightings.remove(item)
+            _, column, colour = item
+            self.top_holes["camera_only"] += 1
+            self._drop_alert(obs, "missed_drop", column, colour, text(
+                f"The camera sees a {NAMES[colour]['en']} peg in top hole {column + 1}, but its sensor reported no "
+                "drop: did the sensor miss it?",
+                f"La caméra voit un pion {NAMES[colour]['fr']} dans le trou {column + 1} du haut, mais son capteur "
+                "n'a signalé aucun pion : l'a-t-il manqué ?"), [
+                _choice(DROPPED, "A peg was dropped there: play it", "Un pion a été posé là : le jouer"),
+                _choice(NO_DROP, "No peg went in: ignore the camera", "Aucun pion n'est entré : ignorer la caméra")])
+        for column, (t, _) in list(self._awaiting_camera.items()):
+            if t + CAMERA_WAIT_S < obs.t:
+                del self._awaiting_camera[column]
+
+    def _note_move(self, obs: Observation, moves_before: int) -> None:
+        """Remember the board time of a move the sensor board reported."""
+        mcu = obs.data.get("mcu_ms")
+        if mcu is not None and len(self.g.history) != moves_before:
+            self._move_mcu = int(mcu)
+
+    # ------------------------------------------------------------------ input
+    def _drop_reported(self, obs: Observation) -> None:
+        """A ``peg_drop`` from the top-hole sensors (or a person's entry)."""
+        column = int(obs.data["column"])
+        self.top_holes["drops"] += 1
+        if obs.data.get("recovered"):
+            self.top_holes["recovered"] += 1
+            if self._maybe_out_of_order(obs):
+                self.top_holes["late_alerts"] += 1
+                self._drop_alert(obs, "late_drop", column, None, text(
+                    f"A drop into top hole {column + 1} was reported late (its message was lost), after moves that "
+                    "may have come later. Was it the last move?",
+                    f"Un pion posé dans le trou {column + 1} du haut a été signalé en retard (son message s'est "
+                    "perdu), après des coups qui sont peut-être venus après lui. Était-ce le dernier coup ?"), [
+                    _choice(DROPPED, "Yes: play it now", "Oui : le jouer maintenant"),
+                    _choice(NO_DROP, "It came earlier or not at all: ignore it (undo and enter the moves again if "
+                            "needed)", "Il est venu avant, ou pas du tout : l'ignorer (annulez et refaites les coups "
+                            "si besoin)")])
+                return
+        last = self._fell_through.get(column)
+        if last is not None and obs.t - last <= EXTRA_DROP_S and not self._sighted(column, obs.t):
+            self.top_holes["extra_alerts"] += 1
+            self._drop_alert(obs, "extra_drop", column, None, text(
+                f"The sensor of top hole {column + 1} reported a second peg {obs.t - last:.1f} s after the first one "
+                "fell through: a flicker of the sensor, or a second peg?",
+                f"Le capteur du trou {column + 1} du haut a signalé un second pion {obs.t - last:.1f} s après le "
+                "passage du premier : un sursaut du capteur, ou un second pion ?"), [
+                _choice(NO_DROP, "Nothing went in: ignore it", "Rien n'est entré : l'ignorer"),
+                _choice(DROPPED, "A second peg went in: play it", "Un second pion est entré : le jouer")])
+            return
+        self._drop_played(obs, column, self._play_drop(obs, column, obs.data.get("colour")))
+
+    def _maybe_out_of_order(self, obs: Observation) -> bool:
+        """Whether a move reported by the board may have come between the recovered
+        drop and its report (then its order, and so its player, is unknown)."""
+        if self._move_mcu is None:
+            return False
+        after, told = obs.data.get("after_mcu_ms"), obs.data.get("mcu_ms")
+        if told is not None and self._move_mcu > int(told):
+            return False  # the board restarted since: nothing to compare
+        return after is None or self._move_mcu > int(after)
+
+    def _drop_played(self, obs: Observation, column: int, player: str | None) -> None:
+        """Bookkeeping after a drop was played for ``player`` (None: it was not)."""
+        if player is None:
+            return
+        if self.g.frame.peg_at(1, column) is None:
+            self._fell_through[column] = obs.t
+            return
+        self._fell_through.pop(column, None)
+        sighting = next((s for s in self._sightings if s[1] == column and abs(s[0] - obs.t) <= CAMERA_WAIT_S), None)
+        if sighting is not None:  # the camera saw it first
+            self._sightings.remove(sighting)
+            self._camera_confirms(obs, column, sighting[2], player)
+        else:
+            self._awaiting_camera[column] = (obs.t, player)
+
+    def _peg_seen(self, obs: Observation) -> None:
+        """The camera's colour in a top hole (``vision.pipeline``: a peg that stays)."""
+        column, colour = int(obs.data["column"]), str(obs.data["colour"])
+        if colour not in NAMES:
+            return
+        self.top_holes["camera_seen"] += 1
+        waiting = self._awaiting_camera.pop(column, None)
+        if waiting is not None and obs.t - waiting[0] <= CAMERA_WAIT_S:
+            self._camera_confirms(obs, column, colour, waiting[1])
+            return
+        peg = self.g.frame.peg_at(1, column)
+        if peg is not None and self.g.frame.peg(peg).colour == colour:
+            return  # a peg the game knows of (carried there by the top slide)
+        self._sightings.append((obs.t, column, colour))
+
+    def _sighted(self, column: int, t: float) -> bool:
+        return any(s[1] == column and abs(s[0] - t) <= CAMERA_WAIT_S for s in self._sightings)
+
+    def _camera_confirms(self, obs: Observation, column: int, colour: str, player: str) -> None:
+        self.top_holes["camera_confirmed"] += 1
+        if colour == player:
+            return
+        self.top_holes["wrong_colour"] += 1
+        taken_back = bool(self.g.history) and self.g.history[-1] == DropPeg(column)
+        if taken_back:
+            self.g.pop()
+        self._drop_alert(obs, "wrong_colour", column, colour, text(
+            f"The camera sees a {NAMES[colour]['en']} peg in top hole {column + 1}, but it was "
+            f"{NAMES[player]['en']}'s turn" + (": the drop is not counted. Take the peg out." if taken_back else "."),
+            f"La caméra voit un pion {NAMES[colour]['fr']} dans le trou {column + 1} du haut, mais c'était au tour de "
+            f"{NAMES[player]['fr']}" + (" : le pion n'est pas compté. Retirez-le." if taken_back else ".")), [
+            _choice(REMOVED, "The peg was taken out", "Le pion a été retiré"),
+            _choice(CAMERA_WRONG, f"It is {NAMES[player]['en']}: count the drop",
+                    f"Il est {NAMES[player]['fr']} : compter le pion")] if taken_back else [
+            _choice(REMOVED, "Understood", "Compris")])
+
+    # ------------------------------------------------------------------ alerts
+    def _drop_alert(self, obs: Observation, kind: str, column: int, colour: str | None, message: dict[str, str],
+                    choices: list[dict[str, Any]]) -> Alert:
+        alert = self.raise_alert(Alert(id=self.new_alert_id(obs), kind=kind, message=message, since=obs.t,
+                                       expected=None, seen={"column": column, "colour": colour}, choices=choices))
+        self.drop_disputes[alert.id] = {"column": column, "colour": colour}
+        return alert
+
+    def _drop_settle(self, obs: Observation, alert: Alert) -> bool:
+        """Carry out a person's answer to a top-hole alert; False if it cannot be done."""
+        about = self.drop_disputes[alert.id]
+        choice = str(obs.data.get("choice"))
+        if choice in (NO_DROP, REMOVED):
+            return True
+        if choice in (DROPPED, CAMERA_WRONG):
+            colour = about["colour"] if alert.kind == "missed_drop" else None
+            problem = self._drop_problem(DropPeg(about["column"]), colour)
+            if problem is None:
+                self._drop_played(obs, about["column"], self._play_drop(obs, about["column"], colour))
+                return True
+            en, fr = problem
+        else:
+            en, fr = f"unknown choice {choice!r}", f"choix inconnu {choice!r}"
+        self.say(obs.t, f"That resolution cannot be applied ({en}); the alert stays open.",
+                 f"Cette résolution ne peut pas être appliquée ({fr}) ; l'alerte reste ouverte.",
+                 kind="alert", seq=obs.seq)
+        return False
+
+    def _drop_problem(self, action: DropPeg, colour: str | None) -> tuple[str, str] | None:
+        """Why ``action`` cannot be played now for a peg of ``colour``, or None."""
+        if self.g.is_over():
+            return "the game is over", "la partie est terminée"
+        if colour is not None and colour != self.g.current_player:
+            return (f"it is {self.g.current_player}'s turn",
+                    f"c'est au tour de {NAMES[self.g.current_player]['fr']}")
+        problem = self.g.refusal(action)
+        return None if problem is None else (problem.en, problem.fr)
+
+    def _missed_drop_choice(self, column: int) -> dict[str, Any] | None:
+        """For a beam no landing explains: *a peg dropped into the top hole over that
+        column that its sensor missed*, if the player to move dropping there would land
+        over it."""
+        if self.put_back or self._drop_problem(DropPeg(column), None) is not None:
+            return None
+        peg = self.g.frame.next_in_hand(self.g.current_player)
+        outcome = copy.deepcopy(self.g).apply(DropPeg(column))
+        if not any(landing.peg == peg and landing.column == column for landing in outcome.landings):
+            return None
+        return _choice(DROPPED, f"A peg was dropped into top hole {column + 1}: its sensor missed it",
+                       f"Un pion a été posé dans le trou {column + 1} du haut : son capteur l'a manqué")
+
+    def drops_health(self) -> dict[str, Any]:
+        return {"top_holes": dict(self.top_holes)}

@@ -10,7 +10,8 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.gpio import attach_gpio
 from hardware.gpio.sim_pins import GpioSensors
-from hardware.sim_table import DirectSensors, Faults, SimulatedTable
+from hardware.sim.top_holes import HoleFaults
+from hardware.sim_table import Faults, SimulatedTable
 from table.log import EventLog
 from table.session import Session
 from table.timers import ManualClock
@@ -172,11 +173,22 @@ def test_faults_are_parsed_with_clear_errors():
             Faults.parse(bad)
 
 
-def test_direct_sensors_still_play_a_whole_game(tmp_path):
-    clock = ManualClock()
-    session = Session(EventLog(tmp_path / "direct.sqlite3"), clock=clock)
-    table = SimulatedTable(session, DirectSensors(session, clock=clock), pace=2.0, seed=2, clock=clock)
-    table.play_game()
-    snap = session.snapshot()
-    assert snap["view"]["over"] and snap["alerts"] == [] and snap["view"]["scores"] == table.mind.scores()
-    session.log.close()
+def test_top_hole_faults_are_parsed_for_the_sensor_board():
+    assert Faults.parse("hole_miss@0.1, hole_chatter=3@0.5, hole_overlap@0.2").hole_faults() == HoleFaults(
+        miss=0.1, chatter=0.5, overlap=0.2, holes=None)
+    assert Faults.parse("hole_miss=2@0.3, hole_chatter=5").hole_faults() == HoleFaults(
+        miss=0.3, chatter=1.0, holes=frozenset({1, 4}))
+    assert Faults.parse("miss@0.3").hole_faults() == HoleFaults()
+    with pytest.raises(ValueError, match="hole_miss"):
+        Faults.parse("hole_smoke")
+
+
+def test_every_game_fact_comes_from_the_serial_board_or_the_gpio_pins(rig):
+    r = rig(seed=2)
+    snap = r.play()
+    assert snap["view"]["over"] and snap["alerts"] == [] and snap["view"]["scores"] == r.truth()
+    sources = {(o.kind, o.source) for o in r.session.log.read() if o.kind not in ("game_start", "tick")}
+    assert {kind for kind, _ in sources} >= {"slide", "peg_drop", "beam"}
+    assert {source for _, source in sources} == {"serial", "gpio"}
+    drops = [o for o in r.session.log.read() if o.kind == "peg_drop"]
+    assert len(drops) == len([a for a in r.table.mind.history if type(a).__name__ == "DropPeg"])
