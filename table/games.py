@@ -33,9 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from table.errors import Refused, UnknownGame
 
@@ -49,6 +49,25 @@ class GameOptions(BaseModel):
     bilingual label per field (``json_schema_extra={"fr": "…"}`` beside ``title``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+PlayerName = Annotated[str, StringConstraints(max_length=24)]
+
+
+def players_field(default: int, low: int, high: int) -> Any:
+    """The number of players, as every game's setup form asks it."""
+    return Field(default, ge=low, le=high, title="Players", json_schema_extra={"fr": "Joueurs"})
+
+
+def names_field(most: int) -> Any:
+    """One optional name per seat (the form draws one box per player)."""
+    return Field(default_factory=list, max_length=most, title="Names",
+                 json_schema_extra={"fr": "Noms", "per_seat": True})
+
+
+def seat_field(most: int, en: str, fr: str) -> Any:
+    """A seat chosen among the players (the form lists them by name)."""
+    return Field(0, ge=0, le=most - 1, title=en, json_schema_extra={"fr": fr, "seat": True})
 
 
 @dataclass(frozen=True)

@@ -8,22 +8,18 @@ simulated table, page and deck (registered in ``pyproject.toml``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-from pydantic import Field, StringConstraints
+from pydantic import Field
 
-from table.games import Deck, GameOptions, GameSpec
+from table.games import Deck, GameOptions, GameSpec, PlayerName, names_field, players_field, seat_field
 from table.pass_pass.cards import COLOURS, VALUES
-
-Name = Annotated[str, StringConstraints(max_length=24)]
 
 
 class PassPassOptions(GameOptions):
-    players: int = Field(4, ge=3, le=6, title="Players", json_schema_extra={"fr": "Joueurs"})
+    players: int = players_field(4, 3, 6)
     teams: bool = Field(False, title="Teams (4 or 6 players)", json_schema_extra={"fr": "En équipes (4 ou 6 joueurs)"})
-    names: list[Name] = Field(default_factory=list, max_length=6, title="Names",
-                              json_schema_extra={"fr": "Noms", "per_seat": True})
-    first: int = Field(0, ge=0, le=5, title="Leads first", json_schema_extra={"fr": "Commence", "seat": True})
+    names: list[PlayerName] = names_field(6)
+    first: int = seat_field(6, "Leads first", "Commence")
     deal_seed: int | None = Field(None, ge=0, le=2**31, title="Deal seed (simulated table)",
                                   json_schema_extra={"fr": "Graine de la donne (table simulée)", "hidden": True})
 

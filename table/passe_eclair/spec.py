@@ -9,22 +9,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-from pydantic import Field, StringConstraints
-
-from table.games import Deck, GameOptions, GameSpec
+from table.games import Deck, GameOptions, GameSpec, PlayerName, names_field, players_field, seat_field
 from table.passe_eclair import ALL_CARD_IDS
-
-Name = Annotated[str, StringConstraints(max_length=24)]
 
 
 class PasseEclairOptions(GameOptions):
-    players: int = Field(3, ge=2, le=4, title="Players", json_schema_extra={"fr": "Joueurs"})
-    names: list[Name] = Field(default_factory=list, max_length=4, title="Names",
-                              json_schema_extra={"fr": "Noms", "per_seat": True})
-    coach: int = Field(0, ge=0, le=3, title="Oldest (coach)",
-                       json_schema_extra={"fr": "Le plus âgé (entraîneur)", "seat": True})
+    players: int = players_field(3, 2, 4)
+    names: list[PlayerName] = names_field(4)
+    coach: int = seat_field(4, "Oldest (coach)", "Le plus âgé (entraîneur)")
 
 
 SPEC = GameSpec(

@@ -9,20 +9,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
-from pydantic import Field, StringConstraints
-
-from table.games import GameOptions, GameSpec
-
-Name = Annotated[str, StringConstraints(max_length=24)]
+from table.games import GameOptions, GameSpec, PlayerName, names_field, players_field, seat_field
 
 
 class PtiPassPassOptions(GameOptions):
-    players: int = Field(4, ge=3, le=6, title="Players", json_schema_extra={"fr": "Joueurs"})
-    names: list[Name | None] = Field(default_factory=list, max_length=6, title="Names",
-                                     json_schema_extra={"fr": "Noms", "per_seat": True})
-    first: int = Field(0, ge=0, le=5, title="Starts", json_schema_extra={"fr": "Commence", "seat": True})
+    players: int = players_field(4, 3, 6)
+    names: list[PlayerName | None] = names_field(6)
+    first: int = seat_field(6, "Starts", "Commence")
 
 
 SPEC = GameSpec(
