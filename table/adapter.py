@@ -71,6 +71,21 @@ class GameAdapter:
     def health(self) -> dict[str, Any]:
         return {}
 
+    def summary(self) -> dict[str, Any]:
+        """Who plays, their scores, whose turn: what a TV, a café's hub or Home Assistant
+        shows of any game, in one shape: ``{"players": [{"name": {en, fr}, "score",
+        "team"}], "turn": seat or None, "over": bool, "winners": [seats]}``. The default
+        reads the view's ``names``/``scores``/``to_act``/``over``/``winners``."""
+        view = self.view()
+        names = view.get("names") or {}
+        en = list(names.get("en") or [])
+        fr = list(names.get("fr") or en)
+        scores = view.get("scores") if isinstance(view.get("scores"), list) else [None] * len(en)
+        return {"players": [{"name": {"en": a, "fr": b}, "score": s, "team": None}
+                            for a, b, s in zip(en, fr, scores, strict=False)],
+                "turn": view.get("to_act") if isinstance(view.get("to_act"), int) else None,
+                "over": bool(view.get("over")), "winners": list(view.get("winners") or [])}
+
     def check_entry(self, kind: str, data: dict[str, Any]) -> dict[str, str] | None:
         """Why a person's entry would be refused now (``{"en", "fr"}``), or None."""
         return None

@@ -207,6 +207,16 @@ class PassPassAdapter(GameAdapter):
                      kind=FEED_KIND.get(event["type"], "info"), seq=obs.seq)
 
     # ------------------------------------------------------------------ output
+    def summary(self) -> dict[str, Any]:
+        out = super().summary()
+        if self.g.teams:  # scores and winners are per team: each player shows its team's
+            view = self.view()
+            teams = [seat["team"] for seat in view["seats"]]
+            out["players"] = [{"name": {"en": en, "fr": fr}, "score": view["scores"][team], "team": team}
+                              for en, fr, team in zip(view["names"]["en"], view["names"]["fr"], teams, strict=True)]
+            out["winners"] = [seat for seat, team in enumerate(teams) if team in view["winners"]]
+        return out
+
     def view(self) -> dict[str, Any]:
         g = self.g
         return {

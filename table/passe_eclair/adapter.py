@@ -180,6 +180,12 @@ class PasseEclairAdapter(GameAdapter):
                      describe_observed(event, "fr", self._names("fr")), kind=_feed_kind(event), seq=obs.seq)
 
     # ------------------------------------------------------------------ output
+    def summary(self) -> dict[str, Any]:
+        out = super().summary()  # a real-time game: nobody waits for a turn; goal points are the score
+        for player, points in zip(out["players"], self.view()["goal_points"], strict=False):
+            player["score"] = points
+        return {**out, "turn": None}
+
     def view(self) -> dict[str, Any]:
         g = self.g
         return {

@@ -274,6 +274,13 @@ class PasseMuraillesAdapter(DropWitness, BeamFusion, GameAdapter):
         return f"{_colour(p, lang)} to play." if lang == "en" else f"À {_colour(p, lang).lower()} de jouer."
 
     # ------------------------------------------------------------------ output
+    def summary(self) -> dict[str, Any]:
+        colours = list(COLOUR)  # the players are the two colours, red first
+        g = self.g
+        return {"players": [{"name": COLOUR[c], "score": g.scores()[c], "team": None} for c in colours],
+                "turn": None if g.is_over() else colours.index(g.current_player), "over": g.is_over(),
+                "winners": [colours.index(c) for c in g.winners()]}
+
     def view(self) -> dict[str, Any]:
         g = self.g
         frame = g.frame

@@ -181,6 +181,13 @@ class PtiPassPassAdapter(GameAdapter):
         return [self._who(s, lang) for s in range(len(self.names))]
 
     # ------------------------------------------------------------------ output
+    def summary(self) -> dict[str, Any]:
+        out = super().summary()  # the score is the victory tokens won; the active player is to play
+        view = self.view()
+        for player, tokens in zip(out["players"], view.get("victory_tokens") or [], strict=False):
+            player["score"] = tokens
+        return {**out, "turn": view.get("active") if view.get("started") else None}
+
     def view(self) -> dict[str, Any]:
         if self.g is None:
             return {"started": False, "error": self.error}
