@@ -1,18 +1,24 @@
 """Passe-Murailles as the service knows it (registered in ``pyproject.toml``).
 
-A client may send a whole geometry (``profile``, as the TOML file's data) but never a
-file path, and only within the bounds a real frame can have:
+A client may send a whole geometry (``profile``, as the TOML file's data) or the *name*
+of a profile shipped in ``table/profiles/`` (replaced by its data before the game is
+logged, so a replay never needs the file), but never a file path, and only within the
+bounds a real frame can have:
 
     >>> SPEC.check_options({"first": "blue"})
     {'first': 'blue'}
+    >>> SPEC.check_options({"profile": "passe_murailles"})["profile"]["frame"]
+    {'columns': 7}
     >>> SPEC.check_options({"profile": "/etc/passwd"})
     Traceback (most recent call last):
     ...
-    table.errors.Refused: Passe-Murailles: profile: must be an object.
+    table.errors.Refused: Passe-Murailles: profile: no shipped profile is called '/etc/passwd' (known: passe_murailles).
 """
 
 from __future__ import annotations
 
+import re
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,19 +33,33 @@ from table.rules import ProfileError
 MAX_COLUMNS = 16
 MAX_PEGS_PER_PLAYER = 40
 MAX_SLIDE_TRAVEL = 6
+PROFILE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+
+
+def shipped_profiles() -> list[str]:
+    """The frame profiles a client may name (the ``passe_murailles*.toml`` files shipped)."""
+    folder = resources.files("table").joinpath("profiles")
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.startswith("passe_murailles") and
+                  p.name.endswith(".toml"))
 
 
 class PasseMuraillesOptions(GameOptions):
     first: Literal["red", "blue"] = Field("red", title="Plays first", json_schema_extra={
         "fr": "Commence", "labels": {"red": {"en": "Red", "fr": "Rouge"}, "blue": {"en": "Blue", "fr": "Bleu"}}})
-    profile: dict[str, Any] | None = Field(None, json_schema_extra={"hidden": True})
+    profile: dict[str, Any] | str | None = Field(None, json_schema_extra={"hidden": True})
     beam_window_ms: float = Field(500, ge=50, le=5000, json_schema_extra={"hidden": True})
 
     @field_validator("profile")
     @classmethod
-    def _bounded_geometry(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+    def _bounded_geometry(cls, value: dict[str, Any] | str | None) -> dict[str, Any] | None:
         if value is None:
             return None
+        if isinstance(value, str):  # a name, never a path: looked up among the shipped profiles only
+            known = shipped_profiles()
+            if not PROFILE_NAME.fullmatch(value) or value not in known:
+                raise ValueError(f"no shipped profile is called {value!r} (known: {', '.join(known)}) | aucun profil "
+                                 f"livré ne s'appelle {value!r} (connus : {', '.join(known)})")
+            value = load_profile(resources.files("table").joinpath("profiles", value + ".toml")).to_dict()
         try:
             profile = load_profile(value)
         except ProfileError as exc:

@@ -132,8 +132,9 @@ def test_bad_game_options_are_refused_before_anything_is_logged(table, options, 
 
 @pytest.mark.parametrize("options, phrase", [
     ({"profile": _huge_profile(1_000_000)}, "40 pegs per player"),               # 14.6 s and 951 MB before
-    ({"profile": "/etc/passwd"}, "must be an object"),                        # a path from a client
-    ({"profile": "../../etc/hostname"}, "must be an object"),
+    ({"profile": "/etc/passwd"}, "no shipped profile"),                       # a path from a client
+    ({"profile": "../../etc/hostname"}, "no shipped profile"),
+    ({"profile": "passe_murailles.toml"}, "no shipped profile"),
     ({"pegs": {"per_player": 3}}, "unknown option"),
 ])
 def test_frame_profiles_are_bounded_and_never_a_path(table, options, phrase):
@@ -209,3 +210,12 @@ def test_listening_on_every_address_prints_real_addresses_and_warns(tmp_path):
     assert "0.0.0.0" not in lines[0]                               # a phone cannot open that
     pin = Path(tmp_path, "pin").read_text().strip()
     assert pin in text and "WARNING" in text and "ATTENTION" in text
+
+
+def test_a_shipped_profile_is_chosen_by_name_and_logged_as_data(table):
+    server, session, staff = table
+    r = staff.post(server.url + "api/games", json={"game": "passe-murailles", "options": {"profile": "passe_murailles"}})
+    assert r.status_code == 201
+    start = session.log.get(r.json()["seq"])
+    assert start.data["options"]["profile"]["frame"] == {"columns": 7}   # a replay never needs the file
+    assert staff.post(server.url + "api/games", json={"game": "pass-pass", "options": {"players": 3}}).status_code == 201
