@@ -39,7 +39,8 @@ def table(tmp_path_factory):
     server.start()
     staff = requests.Session()
     assert staff.post(server.url + "api/login", json={"pin": PIN}).status_code == 200
-    assert staff.post(server.url + "api/games", json={"game": "pass-pass", "options": {"players": 3}}).status_code == 201
+    three = {"game": "pass-pass", "options": {"players": 3}}
+    assert staff.post(server.url + "api/games", json=three).status_code == 201
     yield server, session, staff
     server.stop()
     session.log.close()
@@ -214,8 +215,10 @@ def test_listening_on_every_address_prints_real_addresses_and_warns(tmp_path):
 
 def test_a_shipped_profile_is_chosen_by_name_and_logged_as_data(table):
     server, session, staff = table
-    r = staff.post(server.url + "api/games", json={"game": "passe-murailles", "options": {"profile": "passe_murailles"}})
+    named = {"game": "passe-murailles", "options": {"profile": "passe_murailles"}}
+    r = staff.post(server.url + "api/games", json=named)
     assert r.status_code == 201
     start = session.log.get(r.json()["seq"])
     assert start.data["options"]["profile"]["frame"] == {"columns": 7}   # a replay never needs the file
-    assert staff.post(server.url + "api/games", json={"game": "pass-pass", "options": {"players": 3}}).status_code == 201
+    three = {"game": "pass-pass", "options": {"players": 3}}
+    assert staff.post(server.url + "api/games", json=three).status_code == 201
