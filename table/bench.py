@@ -100,7 +100,7 @@ def bench_latency(samples: int) -> dict[str, Any] | None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                page = browser.new_page(bypass_csp=True)  # wait_for_function evaluates strings
+                page = browser.new_page()
                 page.goto(server.url)
                 page.wait_for_function("window.__renders && window.__renders.length > 0")
                 offsets = [0] * 6
@@ -140,6 +140,159 @@ def run_benchmarks(*, quick: bool = False, as_json: bool = False) -> int:
         print(f"sensor → page    {report['sensor_to_page']}")
         print(f"machine          {report['machine']}")
     return 0
+
+
+# --------------------------------------------------------------------------- soak
+SOAK_FACT_EVERY_S = 2.0   # virtual seconds between two sensor facts (one table)
+SOAK_SAMPLE_EVERY_S = 900.0
+
+
+def _soak_facts(game: Any) -> list[Any]:
+    """What the frame's sensors report for one random legal move of a Passe-Murailles
+    game (a drop, a slide, the board), as the simulated table would."""
+    from table.observations import Observation
+    from table.passe_murailles import DropPeg, MoveSlide
+
+    action = random.choice(game.legal_actions())
+    if isinstance(action, DropPeg):
+        return [Observation.now("peg_drop", source="soak", column=action.column)]
+    if isinstance(action, MoveSlide):
+        return [Observation.now("slide", source="soak", slide=action.slide,
+                                offset=game.frame.offset(action.slide) + action.step)]
+    return [Observation.now("board", source="soak", position=game.frame.board_position + action.step)]
+
+
+def _proc_status() -> dict[str, int]:
+    out = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "Threads"):
+            out[key] = int(value.split()[0])
+    return out
+
+
+def _slope(points: list[tuple[float, float]]) -> float | None:
+    """Least-squares slope of (x, y) points, None with fewer than 3."""
+    if len(points) < 3:
+        return None
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    den = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in points) / den if den else None
+
+
+def run_soak(hours: float, *, as_json: bool = False, quick: bool = False, seed: int = 1) -> int:
+    """Simulated games back to back for ``hours`` of virtual time (a sensor fact every
+    2 virtual seconds, as fast as the log takes them), the whole service in this process
+    (session, real waitress server, a live page and a polling client, the log keeper),
+    restarted at random moments; RSS, open files, threads, log size and start-up time
+    are sampled every virtual 15 minutes and their slopes reported."""
+    import gc
+    import threading
+    import urllib.request
+
+    from table.backup import Keeper
+    from table.log import EventLog
+    from table.session import Session
+    from web.app import create_app
+    from web.server import DashboardServer
+
+    rng = random.Random(seed)
+    random.seed(seed)
+    game_id = "passe-murailles"
+    samples: list[dict[str, Any]] = []
+    restarts: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "passetable.sqlite3"
+        clock = {"t": 1.8e9}
+
+        def vclock() -> float:
+            return clock["t"]
+
+        def up() -> tuple[Session, DashboardServer, Keeper]:
+            t0 = time.perf_counter()
+            session = Session(EventLog(path), clock=vclock)
+            restarts.append(time.perf_counter() - t0)
+            keeper = Keeper(session, checkpoint_every=1e9, mark_every=1e9, daily=True)
+            server = DashboardServer(create_app(session), port=0, keeper=keeper)
+            server.start()
+            return session, server, keeper
+
+        def reader(url: str, stop: threading.Event) -> None:
+            try:
+                with urllib.request.urlopen(url + "api/stream", timeout=30) as resp:
+                    while not stop.is_set() and resp.readline():
+                        pass
+            except OSError:
+                pass
+
+        session, server, keeper = up()
+        stop = threading.Event()
+        page = threading.Thread(target=reader, args=(server.url, stop), daemon=True)
+        page.start()
+        start_t, end_t = clock["t"], clock["t"] + hours * 3600
+        next_sample, next_checkpoint = start_t, start_t + 300
+        next_restart = start_t + rng.uniform(0.5, 3.0) * 3600
+        facts = 0
+        wall0 = time.perf_counter()
+        while clock["t"] < end_t:
+            record = session.current_game()
+            if record is None or record.engine.is_over() or len(record.engine.history) > 400:
+                session.start_game(game_id, t=clock["t"])
+                record = session.current_game()
+            for obs in _soak_facts(record.engine):
+                session.submit(obs.__class__(kind=obs.kind, t=clock["t"], source=obs.source, data=obs.data))
+                facts += 1
+            clock["t"] += SOAK_FACT_EVERY_S
+            if clock["t"] >= next_checkpoint:
+                session.log.checkpoint()
+                next_checkpoint += 300
+            if facts % 50 == 0:  # a polling client
+                urllib.request.urlopen(server.url + "api/state", timeout=10).read()
+            if clock["t"] >= next_restart:  # the service restarts at a random moment
+                stop.set()
+                server.stop()
+                session.log.close()
+                page.join(timeout=5)
+                session, server, keeper = up()
+                stop = threading.Event()
+                page = threading.Thread(target=reader, args=(server.url, stop), daemon=True)
+                page.start()
+                next_restart = clock["t"] + rng.uniform(0.5, 3.0) * 3600
+            if clock["t"] >= next_sample:
+                keeper.daily_chores(clock["t"])
+                gc.collect()
+                status = _proc_status()
+                files = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+                samples.append({"virtual_h": round((clock["t"] - start_t) / 3600, 2), "rss_mb": status["VmRSS"] / 1024,
+                                "threads": status["Threads"], "open_files": len(os.listdir("/proc/self/fd")),
+                                "log_mb": round(files / 2**20, 2), "facts": facts,
+                                "last_startup_ms": round(restarts[-1] * 1000, 1), "restarts": len(restarts) - 1})
+                if not as_json:
+                    print(json.dumps(samples[-1]), flush=True)
+                next_sample += SOAK_SAMPLE_EVERY_S
+        stop.set()
+        server.stop()
+        session.log.close()
+    warm = [s for s in samples if s["virtual_h"] >= 1.0] or samples
+    report = {
+        "machine": machine(), "virtual_hours": hours, "wall_s": round(time.perf_counter() - wall0, 1),
+        "facts": facts, "restarts": len(restarts) - 1,
+        "startup_ms_median": round(statistics.median(restarts) * 1000, 1),
+        "startup_ms_max": round(max(restarts) * 1000, 1),
+        "rss_mb_first_last": [round(warm[0]["rss_mb"], 1), round(warm[-1]["rss_mb"], 1)] if warm else None,
+        "rss_slope_mb_per_h": _round(_slope([(s["virtual_h"], s["rss_mb"]) for s in warm])),
+        "threads_slope_per_h": _round(_slope([(s["virtual_h"], s["threads"]) for s in warm])),
+        "open_files_slope_per_h": _round(_slope([(s["virtual_h"], s["open_files"]) for s in warm])),
+        "log_mb_per_h": _round(_slope([(s["virtual_h"], s["log_mb"]) for s in warm])),
+        "samples": samples if as_json else len(samples),
+    }
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 4)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,26 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure engine speed and live-update latency")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--soak", type=float, metavar="HOURS",
+                       help="soak test: simulated games back to back for HOURS of virtual time, with restarts")
     bench.set_defaults(func=cmd_bench)
+
+    logs = sub.add_parser("log", help="check or restore the event log (the owner's tools)")
+    log_sub = logs.add_subparsers(dest="log_command", required=True, metavar="ACTION")
+    check = log_sub.add_parser("check", help="quick_check, rows, games, lost rows, snapshot against replay")
+    restore = log_sub.add_parser("restore", help="put the last daily copy back (stop the service first)")
+    restore.add_argument("--from", dest="source", help="a copy to restore instead of the newest daily one")
+    for p in (check, restore):
+        p.add_argument("--data", help="folder of the event log (default: the settings' data_dir, ./data)")
+        p.add_argument("--config", help="TOML settings file")
+        p.add_argument("--json", action="store_true", help="print the report as JSON")
+    logs.set_defaults(func=cmd_log)
+
+    from hardware import flash
+    from table import doctor
+
+    doctor.add_subcommand(sub, doctor.cmd_doctor)
+    flash.add_subcommand(sub)
 
     try:
         from vision import cli as vision_cli
@@ -238,9 +257,28 @@ def _enrolment_desk(cfg: Any, *, sim: bool) -> Any:
 
 # --------------------------------------------------------------------------- bench
 def cmd_bench(args: argparse.Namespace) -> int:
-    from table.bench import run_benchmarks
+    from table.bench import run_benchmarks, run_soak
 
+    if args.soak is not None:
+        if not 0 < args.soak <= 24 * 30:
+            return _die("--soak takes 0 to 720 hours", "--soak prend de 0 à 720 heures")
+        return run_soak(args.soak, as_json=args.json, quick=args.quick)
     return run_benchmarks(quick=args.quick, as_json=args.json)
+
+
+# --------------------------------------------------------------------------- log
+def cmd_log(args: argparse.Namespace) -> int:
+    from table import logtools
+
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        return _die(*_both(f"broken settings: {exc}", f"réglages invalides : {exc}"))
+    if args.data is not None:
+        cfg.service.data_dir = args.data
+    if args.log_command == "check":
+        return logtools.main_check(cfg.log_path, as_json=args.json)
+    return logtools.main_restore(cfg.log_path, args.source, as_json=args.json)
 
 
 if __name__ == "__main__":

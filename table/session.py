@@ -25,33 +25,77 @@ Readers (the web pages, MQTT) take :meth:`Session.snapshot` and wait on
 :meth:`Session.current_game` (a private copy). Nobody outside holds the adapter.
 
 Replaying the log from the last ``game_start`` gives the same state, which is how a
-restart resumes a game and how an ``undo`` observation is honoured.
+restart resumes a game and how an ``undo`` observation is honoured. A restart does not
+replay the history: it finds the last ``game_start`` by index and starts from the game's
+latest snapshot (the adapter pickled every :data:`SNAPSHOT_EVERY` observations, kept
+only while the code that made it is unchanged and no ``undo`` came after it), then
+replays the few observations after it; ``tests/table/test_session_storage.py`` checks
+that a snapshot and a full replay agree.
+
+A bad day does not stop the table. A row the code cannot replay is *quarantined*: kept
+in the log, left out of the game, recorded in the log's ``quarantine`` table and named
+(seq and kind) in an alert. A game whose start this version refuses is closed with an
+alert. A write the storage refuses (disk full, read-only, I/O error) is refused to the
+caller with :class:`LogUnwritable` (nothing is applied that is not durable), raises an
+alert and turns ``health()["log"]["ok"]`` false; the next write that works (or
+:meth:`Session.retry_storage`) clears it.
+
+    >>> from table.log import LogWriteError
+    >>> session = Session(EventLog(":memory:"))
+    >>> session._write_failed(LogWriteError("database or disk is full"))
+    >>> session.health()["log"]["ok"], [a["kind"] for a in session.snapshot()["alerts"]]
+    (False, ['log_unwritable'])
+    >>> session.retry_storage()
+    True
+    >>> session.health()["log"]["ok"]
+    True
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import pickle
+import sys
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from table import games
+from table import archive, games
 from table import observations as K
 from table.errors import Refused, UnknownGame
-from table.log import EventLog
+from table.log import EventLog, LogWriteError
 from table.observations import Observation
 
 if TYPE_CHECKING:  # adapters are made by the game's spec; the session only talks to them
     from table.adapter import GameAdapter
 
-__all__ = ["GameRecord", "Refused", "Session", "UnknownGame"]
+__all__ = ["GameRecord", "LogUnwritable", "Refused", "Session", "UnknownGame"]
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[Observation, "Session"], None]
 PERSON_SOURCES = frozenset({"dashboard"})
+#: observations applied between two snapshots of the current game
+SNAPSHOT_EVERY = 200
+
+
+class LogUnwritable(Refused):
+    """The log cannot be written now: nothing was recorded nor applied (HTTP 503)."""
+
+    def __init__(self, exc: LogWriteError):
+        super().__init__(
+            "log_unwritable",
+            f"Not recorded: {exc.en}. Nothing changed; play resumes by itself as soon as the table can write "
+            "again (free some space or check the SD card).",
+            f"Non enregistré : {exc.fr}. Rien n'a changé ; le jeu reprend de lui-même dès que la table peut "
+            "de nouveau écrire (libérez de la place ou vérifiez la carte SD).",
+            status=503)
 
 
 @dataclass(frozen=True)
@@ -70,9 +114,20 @@ class GameRecord:
 class Session:
     """One table's game, rebuilt from and kept in step with its event log."""
 
-    def __init__(self, log_: EventLog, *, clock: Callable[[], float] = time.time):
+    def __init__(self, log_: EventLog, *, clock: Callable[[], float] = time.time, snapshots: bool = True,
+                 snapshot_every: int = SNAPSHOT_EVERY):
         self.log = log_
         self.clock = clock
+        self.snapshots = snapshots
+        self.snapshot_every = snapshot_every
+        self.storage_alerts: dict[str, dict[str, Any]] = {}  # alerts of the log itself, by id
+        self.write_error: LogWriteError | None = None
+        self.resumed_from: int | None = None  # seq of the snapshot the last start resumed from
+        self.quarantined: dict[int, str] = {}  # seq -> reason, found in this run
+        self._replaying = False
+        self._since_snapshot = 0
+        self._last_applied = 0
+        self._was_over = False
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._listeners: list[Listener] = []
@@ -81,6 +136,8 @@ class Session:
         self._adapter: GameAdapter | None = None
         self.game_seq = 0  # seq of the game_start observation of the current game
         self.sensed: dict[str, Any] = {"slides": {}, "board": None}
+        self.health_sources["log"] = self._log_health
+        self._report_integrity()
         self._replay()
 
     # ----------------------------------------------------------------- commands
@@ -135,8 +192,15 @@ class Session:
         if the rules disagree); commands are checked and may raise :class:`Refused`."""
         with self._lock:
             self._check(obs)
-            obs = self.log.append(obs)
+            try:
+                obs = self.log.append(obs)
+            except LogWriteError as exc:
+                self._write_failed(exc)
+                raise LogUnwritable(exc) from None
+            if self.write_error is not None:
+                self._write_ok()
             self._apply(obs)
+            self._after_apply()
             self._bump()
         for listener in list(self._listeners):
             try:
@@ -173,14 +237,16 @@ class Session:
             snap: dict[str, Any] = {"version": self.version, "game_seq": self.game_seq, "sensed": self.sensed}
             adapter = self._adapter
             if adapter is None:
-                snap.update(game=None, view=None, feed=[], alerts=[])
+                snap.update(game=None, summary=None, view=None, feed=[], alerts=[])
             else:
                 snap.update(
                     game=adapter.game,
+                    summary=adapter.summary(),
                     view=adapter.view(),
                     feed=list(adapter.feed[-60:]),
                     alerts=[a.to_dict() for a in adapter.open_alerts()],
                 )
+            snap["alerts"] = list(self.storage_alerts.values()) + snap["alerts"]
         snap["health"] = self.health()
         return snap
 
@@ -300,13 +366,28 @@ class Session:
         self._changed.notify_all()
 
     def _apply(self, obs: Observation) -> None:
-        self._remember_sensors(obs)
         if obs.kind == K.GAME_START:
+            previous, previous_seq = self._adapter, self.game_seq
+            self._remember_sensors(obs)
             self._start(obs)
+            if previous is not None and not self._replaying:
+                self._game_ended(previous, previous_seq, obs.seq or 0)
         elif obs.kind == K.UNDO:
             self._rebuild()
-        elif self._adapter is not None:
-            self._adapter.observe(obs)
+        else:
+            self._observe(obs)
+        self._last_applied = obs.seq or self._last_applied
+
+    def _observe(self, obs: Observation) -> None:
+        """One observation into the sensor memory and the game; one that raises is
+        quarantined (kept in the log, left out, named in an alert) instead of stopping
+        the table."""
+        try:
+            self._remember_sensors(obs)
+            if self._adapter is not None:
+                self._adapter.observe(obs)
+        except Exception as exc:
+            self._quarantine(obs.seq or 0, obs.kind, f"{type(exc).__name__}: {exc}")
 
     def _remember_sensors(self, obs: Observation) -> None:
         if obs.kind == K.SLIDE:
@@ -316,33 +397,281 @@ class Session:
 
     def _start(self, obs: Observation) -> None:
         self.game_seq = obs.seq or 0
+        self._since_snapshot = 0
+        self._was_over = False
+        if not self._replaying:  # a new game: the last one's quarantined rows are history
+            self.storage_alerts = {k: a for k, a in self.storage_alerts.items()
+                                   if a["kind"] not in ("quarantined", "game_closed")}
         try:
             self._adapter = games.get(obs.data["game"]).adapter_class()(obs)
-        except Exception:  # a start an older version logged and this one refuses
-            log.exception("game_start %s cannot be replayed; no game is running", obs.seq)
+        except Exception as exc:  # a start an older version logged and this one refuses
+            log.warning("game_start %s cannot be replayed (%s); the game is closed", obs.seq, exc)
             self._adapter = None
+            game = obs.data.get("game") if isinstance(obs.data, dict) else None
+            reason = getattr(exc, "en", None) or f"{type(exc).__name__}: {exc}"
+            self._storage_alert(
+                f"game-closed-{obs.seq}", "game_closed",
+                f"The game started at row {obs.seq} of the log ({game!r}) cannot be played by this version "
+                f"({reason}); it is closed. Start a new game.",
+                f"La partie commencée à la ligne {obs.seq} du journal ({game!r}) ne peut pas être jouée par cette "
+                f"version ({getattr(exc, 'fr', None) or reason}) ; elle est close. Commencez une nouvelle partie.",
+                seen={"seq": obs.seq, "game": game})
 
+    # ----------------------------------------------------------------- replay
     def _replay(self) -> None:
-        """Rebuild from the log: sensor memory from everything, the game from its start."""
-        start = self.log.last_seq(K.GAME_START)
-        for obs in self.log.read():
-            if obs.seq < start:
-                self._remember_sensors(obs)
-        if start:
-            self._rebuild(start)
+        """Rebuild from the log: the game from its last start (found by index), from its
+        latest snapshot when one is usable; sensor memory from the start's own record."""
+        self._replaying = True
+        try:
+            start = self.log.last_seq(K.GAME_START)
+            if not start:  # no game ever started: sensor memory from the (short) log
+                for obs in self._parsed(self.log.read_raw()):
+                    self._observe(obs)
+                return
+            if not (self.snapshots and self._resume_from_snapshot(start)):
+                self._rebuild(start)
+            for seq, kind, reason in self.log.execute(
+                    "SELECT seq, kind, reason FROM quarantine WHERE seq >= ? ORDER BY seq", (start,)):
+                if seq not in self.quarantined:  # found by an earlier run, before the snapshot
+                    self._quarantine(seq, kind, reason, record=False)
+        finally:
+            self._replaying = False
 
     def _rebuild(self, start: int | None = None) -> None:
         """Replay the current game from its start, leaving out undone observations."""
         start = start or self.game_seq
-        game_obs = list(self.log.read(after=start - 1))
+        game_obs = list(self._parsed(self.log.read_raw(after=start - 1)))
         undone = {o.data.get("seq") for o in game_obs if o.kind == K.UNDO}
         for obs in game_obs:
             if obs.seq in undone:
                 continue
             if obs.kind == K.GAME_START:
-                self._remember_sensors(obs)
+                self._restore_sensed(obs)
                 self._start(obs)
             elif obs.kind != K.UNDO:
-                self._remember_sensors(obs)
-                if self._adapter is not None:
-                    self._adapter.observe(obs)
+                self._observe(obs)
+            self._last_applied = obs.seq or self._last_applied
+
+    def _restore_sensed(self, start: Observation) -> None:
+        """Where the parts stood when the game started (recorded in its start), or, for a
+        start without that record, the sensor facts before it (read once)."""
+        sensed = start.data.get("sensed")
+        if isinstance(sensed, dict) and isinstance(sensed.get("slides"), dict):
+            self.sensed = {"slides": dict(sensed["slides"]), "board": sensed.get("board")}
+            return
+        if start.seq is not None and not self._replaying:
+            return  # an undo's rebuild keeps what it remembers
+        for obs in self._parsed(self.log.read_raw()):
+            if obs.seq is not None and start.seq is not None and obs.seq >= start.seq:
+                break
+            self._observe(obs)
+
+    def _parsed(self, rows: Iterable[tuple]) -> Iterable[Observation]:
+        for seq, t, source, kind, data in rows:
+            try:
+                parsed = json.loads(data)
+                if not isinstance(parsed, dict):
+                    raise ValueError("data is not an object")
+            except ValueError as exc:
+                self._quarantine(seq, kind, f"unreadable data: {exc}")
+                continue
+            yield Observation(kind=kind, t=t, source=source, data=parsed, seq=seq)
+
+    # ----------------------------------------------------------------- snapshots
+    def _after_apply(self) -> None:
+        """After a live observation: a snapshot every so often, a checkpoint when the game ends."""
+        adapter = self._adapter
+        if adapter is None:
+            return
+        over = _is_over(adapter)
+        if over and not self._was_over:
+            self._checkpoint()
+        self._was_over = over
+        self._since_snapshot += 1
+        if self.snapshots and self._since_snapshot >= self.snapshot_every:
+            self.save_snapshot()
+
+    def save_snapshot(self) -> bool:
+        """Keep the current game's state in the log (one row per log, replaced): what a
+        restart resumes from. False when it could not be taken (nothing is lost: the
+        restart replays the game instead)."""
+        with self._lock:
+            self._since_snapshot = 0
+            adapter = self._adapter
+            if adapter is None or not self.game_seq:
+                return False
+            try:
+                blob = zlib.compress(pickle.dumps({"adapter": adapter, "sensed": self.sensed}, protocol=5), 6)
+            except Exception as exc:  # an adapter holding something that cannot be pickled
+                log.warning("no snapshot of %s: %s", adapter.game, exc)
+                return False
+            try:
+                self.log.execute("INSERT OR REPLACE INTO snapshots (game_seq, seq, code, blob) VALUES (?, ?, ?, ?)",
+                                 (self.game_seq, self._last_applied, _code_fingerprint(adapter), blob))
+                self.log.execute("DELETE FROM snapshots WHERE game_seq != ?", (self.game_seq,))
+            except LogWriteError as exc:
+                self._write_failed(exc)
+                return False
+            return True
+
+    def _resume_from_snapshot(self, start: int) -> bool:
+        rows = self.log.execute("SELECT seq, code, blob FROM snapshots WHERE game_seq=?", (start,))
+        if not rows:
+            return False
+        seq, code, blob = rows[0]
+        if self.log.seqs_of(K.UNDO, after=start):  # an undo may reach behind the snapshot: replay instead
+            return False
+        try:
+            state = pickle.loads(zlib.decompress(blob))
+            adapter, sensed = state["adapter"], state["sensed"]
+            if code != _code_fingerprint(adapter):
+                return False
+        except Exception as exc:  # a snapshot from other code: the replay is the truth
+            log.info("snapshot of game %s not used: %s", start, exc)
+            return False
+        self.game_seq, self._adapter, self.sensed = start, adapter, sensed
+        self._last_applied = seq
+        for obs in self._parsed(self.log.read_raw(after=seq)):
+            self._observe(obs)
+            self._last_applied = obs.seq or seq
+        self._was_over = _is_over(adapter)
+        self.resumed_from = seq
+        return True
+
+    # ----------------------------------------------------------------- a bad day
+    def _game_ended(self, adapter: GameAdapter, game_seq: int, end_seq: int) -> None:
+        """A game ended (another started): compact it into the archive and checkpoint."""
+        try:
+            archive.record_game(self.log, adapter, game_seq, end_seq)
+        except LogWriteError as exc:
+            self._write_failed(exc)
+        except Exception:  # the archive is a summary; the log still has the game
+            log.exception("game %s could not be archived", game_seq)
+        self._checkpoint()
+
+    def _checkpoint(self) -> None:
+        try:
+            self.log.checkpoint()
+        except LogWriteError as exc:
+            self._write_failed(exc)
+
+    def _quarantine(self, seq: int, kind: str, reason: str, *, record: bool = True) -> None:
+        log.warning("log row %s (%s) cannot be replayed: %s", seq, kind, reason)
+        self.quarantined[seq] = reason
+        if record:
+            try:
+                self.log.execute("INSERT OR IGNORE INTO quarantine (seq, kind, reason, t) VALUES (?, ?, ?, ?)",
+                                 (seq, kind, reason[:500], self.clock()))
+            except LogWriteError:
+                pass  # named in the alert all the same
+        self._storage_alert(
+            f"quarantined-{seq}", "quarantined",
+            f"Row {seq} of the log ({kind}) cannot be replayed by this version; it is kept aside and left out of "
+            f"the game ({reason}).",
+            f"La ligne {seq} du journal ({kind}) ne peut pas être rejouée par cette version ; elle est mise de "
+            f"côté et laissée hors de la partie ({reason}).", seen={"seq": seq, "kind": kind})
+
+    def _report_integrity(self) -> None:
+        problems = getattr(self.log, "integrity", [])
+        if problems:
+            shown = "; ".join(problems[:3])
+            self._storage_alert(
+                "log-damaged", "log_damaged",
+                f"The log file is damaged ({shown}). The table plays on with what it could read; "
+                "'passetable log check' says more and 'passetable log restore' brings back the last daily copy.",
+                f"Le fichier journal est abîmé ({shown}). La table continue avec ce qu'elle a pu lire ; "
+                "« passetable log check » en dit plus et « passetable log restore » ramène la dernière copie du jour.",
+                seen=problems[:10])
+
+    def report_lost_rows(self, have: int, had: int, where: str) -> None:
+        """The log ends at ``have`` but ``had`` was written before (a mark or a daily copy says so)."""
+        self._storage_alert(
+            "log-lost-rows", "log_lost_rows",
+            f"The log ends at row {have}, but row {had} had been written ({where}): rows {have + 1} to {had} are "
+            "lost (damaged storage?). 'passetable log restore' brings back the last daily copy.",
+            f"Le journal s'arrête à la ligne {have}, mais la ligne {had} avait été écrite ({where}) : les lignes "
+            f"{have + 1} à {had} sont perdues (stockage abîmé ?). « passetable log restore » ramène la dernière "
+            "copie du jour.", seen={"have": have, "had": had})
+        self.touch()
+
+    def _storage_alert(self, alert_id: str, kind: str, en: str, fr: str, *, seen: Any = None) -> None:
+        if alert_id not in self.storage_alerts:
+            self.storage_alerts[alert_id] = {"id": alert_id, "kind": kind, "message": {"en": en, "fr": fr},
+                                             "since": self.clock(), "expected": None, "seen": seen, "choices": []}
+
+    def _write_failed(self, exc: LogWriteError) -> None:
+        with self._lock:
+            first = self.write_error is None
+            self.write_error = exc
+            if first:
+                log.error("the log cannot be written: %s", exc.reason)
+                self._storage_alert(
+                    "log-unwritable", "log_unwritable",
+                    f"The table cannot write its log: {exc.en}. Entries are refused until it can; play resumes by "
+                    "itself then. Free some space or check the SD card.",
+                    f"La table ne peut pas écrire son journal : {exc.fr}. Les saisies sont refusées en attendant ; "
+                    "le jeu reprendra de lui-même. Libérez de la place ou vérifiez la carte SD.",
+                    seen=exc.reason)
+                self._bump()
+
+    def _write_ok(self) -> None:
+        with self._lock:
+            if self.write_error is not None:
+                log.warning("the log can be written again")
+                self.write_error = None
+                self.storage_alerts.pop("log-unwritable", None)
+                self._bump()
+
+    def retry_storage(self) -> bool:
+        """Try a small write if the last one failed; True when the log is writable."""
+        if self.write_error is None:
+            return True
+        try:
+            self.log.probe()
+        except LogWriteError as exc:
+            self._write_failed(exc)
+            return False
+        self._write_ok()
+        return True
+
+    def _log_health(self) -> dict[str, Any]:
+        """``health()["log"]``: ``ok`` is what the health panel shows (false: red)."""
+        exc = self.write_error
+        out: dict[str, Any] = {"ok": exc is None and not getattr(self.log, "integrity", []), "writable": exc is None}
+        if exc is not None:
+            out["error"] = {"en": f"The log cannot be written: {exc.en}", "fr": f"Le journal ne peut pas être écrit : "
+                            f"{exc.fr}", "reason": exc.reason}
+        if getattr(self.log, "integrity", []):
+            out["damaged"] = self.log.integrity[:10]
+        if self.quarantined:
+            out["quarantined"] = sorted(self.quarantined)
+        return out
+
+
+def _is_over(adapter: Any) -> bool:
+    engine = getattr(adapter, "g", None)
+    try:
+        return bool(engine is not None and engine.is_over())
+    except Exception:
+        return False
+
+
+_FINGERPRINTS: dict[str, str] = {}
+
+
+def _code_fingerprint(adapter: Any) -> str:
+    """A digest of the code a snapshot depends on: the game's package and the shared
+    adapter and observation modules. Another version's snapshot is never used."""
+    module = sys.modules.get(type(adapter).__module__)
+    folder = str(Path(module.__file__).parent) if module is not None and module.__file__ else ""
+    if folder not in _FINGERPRINTS:
+        digest = hashlib.sha256()
+        files = sorted(Path(folder).glob("*.py")) if folder else []
+        here = Path(__file__).parent
+        for path in [*files, here / "adapter.py", here / "observations.py"]:
+            try:
+                digest.update(path.name.encode() + b"\0" + path.read_bytes())
+            except OSError:
+                digest.update(path.name.encode())
+        _FINGERPRINTS[folder] = digest.hexdigest()[:16]
+    return _FINGERPRINTS[folder]

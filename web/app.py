@@ -173,7 +173,11 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
 
     @app.get("/healthz")
     def healthz():
-        return jsonify(ok=True, version=session.version)
+        """200 while the table can write its log; 503 (``ok`` false, ``log.error`` in both
+        languages) while it cannot (disk full, read-only, I/O error)."""
+        state = session.health().get("log") or {"ok": True, "writable": True}
+        writable = bool(state.get("writable", True))
+        return jsonify(ok=writable, version=session.version, log=state), (200 if writable else 503)
 
     # ------------------------------------------------------------- reading
     @app.get("/api/state")

@@ -14,7 +14,10 @@ Debian's chromium. Figures:
   notes the time of each render in ``window.hubRenders``; both clocks are this machine's);
   median, p90, p99, max over every observation of the measured window;
 * the hub's CPU (user + system, % of one core) and memory (RSS now and peak), and the
-  same for the tables' process and for mosquitto, from /proc over the window.
+  same for the tables' process and for mosquitto, from /proc over the window;
+* ``--table-cost``: what publishing costs the table itself: the time of each simulated
+  entry (its check, durable log write and application) with no publisher, with a
+  publisher and the broker up, down, and stalled (SIGSTOP), in this process.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import json
 import os
 import platform
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -34,8 +38,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).absolute().parents[2]))
 
 from table.log import EventLog
+from table.session import Session
 from tests.room.browser import chromium
-from tests.room.helpers import Broker, TableProcess
+from tests.room.helpers import Broker, TableProcess, pass_pass_sim
+from web.room.publisher import TablePublisher
 
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -127,6 +133,51 @@ def run(tables: int, seconds: float, pace: float, warmup: float) -> dict:
     }
 
 
+def entry_times(work: Path, name: str, entries: int, broker: Broker | None) -> list[float]:
+    """Milliseconds per simulated entry on a fresh table, publishing to ``broker`` if given."""
+    session = Session(EventLog(work / f"{name}.sqlite3"))
+    sim = pass_pass_sim(session, pace=0.0, seed=3, restart_after=None)
+    pub = None
+    if broker is not None:
+        pub = TablePublisher(session, url=broker.url, table=name)
+        pub.start()
+        time.sleep(1.5)  # connected (or given up for now)
+    times = []
+    try:
+        sim.new_game()
+        while len(times) < entries:
+            t = time.perf_counter()
+            if not sim.step():
+                sim.new_game()
+                continue
+            times.append((time.perf_counter() - t) * 1000)
+    finally:
+        if pub is not None:
+            pub.stop()
+        session.log.close()
+    return times
+
+
+def table_cost(entries: int) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="bench-table-"))
+    broker = Broker(work).start()
+    down = Broker(work)  # never started: nobody listens on its port
+    out = {}
+    try:
+        for label, target in (("no publisher", None), ("broker up", broker), ("broker down", down)):
+            times = entry_times(work, label.replace(" ", "-"), entries, target)
+            out[label] = {"median_ms": round(statistics.median(times), 2), "p99_ms": round(pct(times, 99), 2)}
+        broker.proc.send_signal(signal.SIGSTOP)  # stalled: the socket stays open, nothing is read
+        try:
+            times = entry_times(work, "stalled", entries, broker)
+        finally:
+            broker.proc.send_signal(signal.SIGCONT)
+        out["broker stalled"] = {"median_ms": round(statistics.median(times), 2), "p99_ms": round(pct(times, 99), 2)}
+    finally:
+        broker.stop()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--tables", type=int, default=20)
@@ -135,10 +186,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=float, default=5.0)
     p.add_argument("--quick", action="store_true", help="5 tables, 15 s")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--table-cost", type=int, metavar="ENTRIES", default=0,
+                   help="also time ENTRIES simulated entries without and with a publisher")
     args = p.parse_args(argv)
     if args.quick:
         args.tables, args.seconds = 5, 15.0
     result = run(args.tables, args.seconds, args.pace, args.warmup)
+    if args.table_cost:
+        result["entry_cost"] = table_cost(args.table_cost)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
@@ -157,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         m = result["rss_mb"][name]
         print(f"{name:>9}: CPU {result['cpu_percent_of_one_core'][name]} % of one core, "
               f"RSS {m['now']} MB (peak {m['peak']} MB)")
+    for label, figures in result.get("entry_cost", {}).items():
+        print(f"one simulated entry on a table, {label}: median {figures['median_ms']} ms, p99 {figures['p99_ms']} ms")
     return 0
 
 

@@ -1,0 +1,175 @@
+"""Storage figures for issue 18: start-up time over a long log, bytes written per
+observation and per evening. Run it, it prints JSON; nothing here is a test.
+
+    .venv/bin/python tests/bench/bench_storage.py startup --obs 1000000 --games 2000
+    .venv/bin/python tests/bench/bench_storage.py writes --obs 2000
+
+``startup`` builds the log fast (executemany into a real file: one ``game_start`` of
+Passe-Murailles then slide facts, slides 1..6 toggling between 0 and +1, the last game
+cut in the middle), then starts a :class:`~table.session.Session` on it in fresh
+processes (5 runs, median), timed twice: inside the child (the constructor alone) and
+from outside (the child's whole wall time minus an interpreter that only imports).
+
+``writes`` appends observations one by one through :class:`~table.log.EventLog` (each
+durable before it returns) and counts bytes two ways: the process's ``wchar`` from
+``/proc/self/io`` (everything handed to write(2), WAL and checkpoints) and the growth of
+the log's files on disk after a final checkpoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+EVENING_FACTS = 2 * 4 * 3600 // 2  # 2 tables, 4 hours, one sensor fact every 2 s per table
+
+
+def build_log(path: Path, n_obs: int, n_games: int) -> None:
+    """A log of ``n_obs`` observations over ``n_games`` games, written as today's schema
+    (the EventLog creates it, so the figures hold for whichever version runs)."""
+    from table import games
+    from table.log import EventLog
+
+    EventLog(path).close()
+    options = games.get("passe-murailles").check_options({})
+    start = json.dumps({"game": "passe-murailles", "options": options, "sensed": {"slides": {}, "board": None}},
+                       sort_keys=True)
+    per_game = n_obs // n_games
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA synchronous=OFF")
+    t = 1.7e9
+    rows = []
+    for g in range(n_games):
+        rows.append((t, "bench", "game_start", start))
+        offsets = [0] * 6
+        moves = per_game - 1 if g < n_games - 1 else per_game // 2
+        for i in range(moves):
+            slide = 1 + i % 6
+            offsets[slide - 1] ^= 1
+            t += 2.0
+            rows.append((t, "bench", "slide", json.dumps({"offset": offsets[slide - 1], "slide": slide})))
+        if len(rows) > 50_000:
+            db.executemany("INSERT INTO observations (t, source, kind, data) VALUES (?, ?, ?, ?)", rows)
+            rows.clear()
+    db.executemany("INSERT INTO observations (t, source, kind, data) VALUES (?, ?, ?, ?)", rows)
+    db.commit()
+    db.close()
+
+
+CHILD = """
+import sys, time, json
+sys.path.insert(0, {root!r})
+t0 = time.perf_counter()
+from table.log import EventLog
+from table.session import Session
+t1 = time.perf_counter()
+s = Session(EventLog({path!r}))
+t2 = time.perf_counter()
+print(json.dumps({{"import_s": t1 - t0, "start_s": t2 - t1, "game_seq": s.game_seq, "version": s.version,
+                   "moves": len(s._adapter.g.to_dict().get("history", [])) if s._adapter else None}}))
+"""
+
+BASELINE = """
+import sys
+sys.path.insert(0, {root!r})
+from table.log import EventLog
+from table.session import Session
+"""
+
+
+def startup(n_obs: int, n_games: int, runs: int = 5) -> dict:
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR")) as tmp:
+        path = Path(tmp) / "passetable.sqlite3"
+        t0 = time.perf_counter()
+        build_log(path, n_obs, n_games)
+        built = time.perf_counter() - t0
+        inner, outer, base = [], [], []
+        child = None
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-c", BASELINE.format(root=str(ROOT))], check=True)
+            base.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            out = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), path=str(path))],
+                                 check=True, capture_output=True, text=True).stdout
+            outer.append(time.perf_counter() - t0)
+            child = json.loads(out.strip().splitlines()[-1])
+            inner.append(child["start_s"])
+        return {"observations": n_obs, "games": n_games, "log_mb": round(path.stat().st_size / 2**20, 1),
+                "build_s": round(built, 1), "runs": runs,
+                "startup_median_s": round(statistics.median(inner), 3),
+                "startup_outside_median_s": round(statistics.median(outer) - statistics.median(base), 3),
+                "startup_all_s": [round(x, 3) for x in inner], "last_child": child}
+
+
+def _wchar() -> int:
+    for line in Path("/proc/self/io").read_text().splitlines():
+        if line.startswith("wchar:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _files_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+
+
+def writes(n_obs: int) -> dict:
+    from table.log import EventLog
+    from table.observations import Observation
+
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR")) as tmp:
+        path = Path(tmp) / "passetable.sqlite3"
+        log = EventLog(path)
+        for i in range(50):  # a warm log: the first pages exist
+            log.append(Observation.now("slide", source="serial", slide=1 + i % 6, offset=i % 2))
+        db = sqlite3.connect(path)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size0, w0, t0 = _files_size(path), _wchar(), time.perf_counter()
+        for i in range(n_obs):
+            log.append(Observation.now("slide", source="serial", slide=1 + i % 6, offset=i % 2))
+        elapsed = time.perf_counter() - t0
+        w1 = _wchar()
+        wal = (Path(str(path) + "-wal").stat().st_size if Path(str(path) + "-wal").exists() else 0)
+        busy, frames, done = db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        w2 = _wchar()
+        page = db.execute("PRAGMA page_size").fetchone()[0]
+        db.close()
+        log.close()
+        per_obs = (w2 - w0) / n_obs
+        return {"observations": n_obs, "page_size": page, "append_ms_mean": round(elapsed / n_obs * 1000, 3),
+                "wchar_per_obs": round(per_obs), "wal_frames_per_obs": round(frames / n_obs, 2) if frames > 0 else None,
+                "wal_bytes_before_checkpoint_per_obs": round(wal / n_obs),
+                "checkpoint_wchar": w2 - w1,
+                "file_growth_per_obs": round((_files_size(path) - size0) / n_obs, 1),
+                "evening_facts": EVENING_FACTS,
+                "evening_mb": round(per_obs * EVENING_FACTS / 2**20, 1)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("what", choices=["startup", "writes"])
+    parser.add_argument("--obs", type=int, default=100_000)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    from table.bench import machine
+
+    report = startup(args.obs, args.games, args.runs) if args.what == "startup" else writes(args.obs)
+    report["machine"] = machine()
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
