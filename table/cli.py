@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "kept in the data folder)")
     run.add_argument("--pin-everywhere", action="store_true", default=None,
                      help="ask for the PIN on this machine's own screen too (loopback is trusted otherwise)")
+    run.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info",
+                     help="least important log messages shown (default info; journal-style under systemd)")
     run.set_defaults(func=cmd_run)
 
     bench = sub.add_parser("bench", help="measure engine speed and live-update latency")
@@ -94,8 +96,10 @@ def main(argv: list[str] | None = None) -> int:
 
 # --------------------------------------------------------------------------- run
 def cmd_run(args: argparse.Namespace) -> int:
+    from table.logsetup import setup_logging
     from table.rules import ProfileError
 
+    setup_logging(args.log_level)
     try:
         cfg = load_config(args.config)
     except ConfigError as exc:
@@ -145,6 +149,7 @@ class Service:
         self.notes = notes or []  # printed after the address: the PIN, the addresses for phones
         self.url = url or server.url
         self._stopped = threading.Event()
+        self.watchdog: Any = None  # table.watchdog.Watchdog; from the environment (systemd) when None
 
     def run_until_stopped(self) -> int:
         print(f"passetable: open {self.url}  —  ouvrez {self.url}", flush=True)
@@ -161,14 +166,34 @@ class Service:
                 part.stop()
             self.server.stop()
             return _die(f"cannot start: {exc}", f"démarrage impossible : {getattr(exc, 'fr', exc)}")
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(sig, lambda *_: self._stopped.set())
-        self._stopped.wait()
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(sig, lambda *_: self._stopped.set())
+        self._main_loop()
         for part in reversed(self.parts):
             part.stop()
         self.server.stop()
         print("passetable: stopped / arrêté", flush=True)
         return 0
+
+    def alive(self) -> bool:
+        """The watchdog's liveness probe (``_build_service`` asks the session)."""
+        return True
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def _main_loop(self) -> None:
+        """Tells systemd the service is ready, then feeds its watchdog while ``alive()``
+        answers; a hang here (a deadlocked session) stops the pings and systemd restarts us."""
+        from table.watchdog import Watchdog
+
+        dog = self.watchdog = self.watchdog or Watchdog.from_environment(alive=lambda: self.alive())
+        dog.notifier.ready(status=f"serving {self.url}")
+        dog.tick()
+        while not self._stopped.wait(dog.tick_every):
+            dog.tick()
+        dog.notifier.stopping()
 
 
 def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
@@ -213,7 +238,9 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
                          f"téléphones : http://{address}:{server.port}/")
         if not lan:
             notes.append("passetable: no network address found / aucune adresse réseau trouvée")
-    return Service(server, parts, notes=notes, url=url)
+    service = Service(server, parts, notes=notes, url=url)
+    service.alive = lambda: isinstance(session.snapshot(), dict)  # type: ignore[method-assign]  # takes its lock
+    return service
 
 
 def _access(cfg: Any) -> tuple[Any, list[str]]:
