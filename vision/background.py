@@ -28,8 +28,9 @@ import numpy as np
 from vision.decks import CARD_SIZE_MM
 from vision.outline import edge_mask, fill_holes
 
-DIFF_SIGMAS = 4.0        # colour change, in local texture deviations, that is foreground
-NOISE_FLOOR = 5.0        # grey levels of deviation assumed even on a perfectly plain table
+DIFF_SIGMAS = 3.0        # colour change, in local texture deviations, that is foreground
+NOISE_FLOOR = 4.0        # grey levels of deviation assumed even on a perfectly plain table
+SMOOTH = 1.0             # Gaussian sigma (working px) applied to both before comparing
 CARD_AREA_RANGE = (0.55, 1.6)   # on-screen area / expected card area at that place
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _GROW = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
@@ -41,7 +42,7 @@ class TableBackground:
     def __init__(self, small: np.ndarray, scale: int, table_to_image: np.ndarray | None = None,
                  card_mm=CARD_SIZE_MM):
         self.scale = scale
-        self.colour = small.astype(np.float32)
+        self.colour = cv2.GaussianBlur(small.astype(np.float32), (0, 0), SMOOTH)
         mean = cv2.blur(self.colour, (7, 7))
         var = cv2.blur(self.colour * self.colour, (7, 7)) - mean * mean
         self.spread = np.sqrt(np.maximum(var, 0)) + NOISE_FLOOR
@@ -61,7 +62,7 @@ class TableBackground:
 
     def foreground(self, small: np.ndarray) -> np.ndarray:
         """255 where the shrunk frame ``small`` is not the empty table (holes filled)."""
-        f = small.astype(np.float32)
+        f = cv2.GaussianBlur(small.astype(np.float32), (0, 0), SMOOTH)   # compare regions, not noisy pixels
         # the light may have changed since the shot: match each channel's overall level first
         ref = np.median(self._sample, axis=0) + 1.0
         now = np.median(f[::4, ::4].reshape(-1, 3), axis=0) + 1.0

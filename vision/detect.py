@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.background import TableBackground
 from vision.features import NEXT, order_clockwise
-from vision.outline import edge_loops, edge_mask, snap_any
+from vision.outline import edge_loops, edge_mask, grow_to_outer_edge, snap_outermost
 
 
 @dataclass
@@ -83,13 +83,22 @@ class CardDetector:
     def detect(self, frame: np.ndarray) -> list[CardQuad]:
         s = self.settings
         k = s.scale
-        small = cv2.resize(frame, (frame.shape[1] // k, frame.shape[0] // k), interpolation=cv2.INTER_AREA) if k > 1 else frame
+        size = (frame.shape[1] // k, frame.shape[0] // k)
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if k > 1 else frame
         if self.background is not None:
             # the empty table is known: whatever differs from it and has a card's outline
             mask = self.background.foreground(small)
             self.last_mask = mask
             contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            found = self._from_contours(frame, contours, mask.size, snap_any)
+            found = self._from_contours(frame, contours, mask.size, snap_outermost)
+            # a card lying over another merges with it in the mask; its own edges still close
+            edges = cv2.bitwise_and(edge_mask(small), cv2.dilate(mask, _VALLEY_KERNEL))
+            loops = edge_loops(edges, s.min_area_frac * mask.size)
+            whole = [q.corners for q in found if q.complete]
+            for q in self._from_contours(frame, loops, mask.size, snap_outermost, guesses=False):
+                if all(_overlap(q.corners, c) < 0.5 for c in whole):
+                    found.append(q)
+                    whole.append(q.corners)
             return _drop_nested([q for q in found if self.background.card_sized(q.corners)])
         mask = self.paper_mask(small)
         self.last_mask = mask
@@ -98,11 +107,14 @@ class CardDetector:
         if s.outline:
             # cards that are not paler than the table: closed loops of colour edges
             loops = edge_loops(edge_mask(small), s.min_area_frac * mask.size)
-            whole = [q.corners for q in found]
-            for q in self._from_contours(frame, loops, mask.size, snap_any, guesses=False):
+            whole = [q.corners for q in found if q.complete]
+            for q in self._from_contours(frame, loops, mask.size, snap_outermost, guesses=False):
                 if all(_overlap(q.corners, c) < 0.5 for c in whole):
                     found.append(q)
                     whole.append(q.corners)
+            for q in found:
+                if q.complete:   # a printed field inside a dark border: move out to the card's edge
+                    q.corners = order_clockwise(grow_to_outer_edge(frame, q.corners))
         return _drop_nested(found)
 
     def _from_contours(self, frame, contours, area_img, snap, guesses: bool = True) -> list[CardQuad]:

@@ -18,11 +18,13 @@ import cv2
 import numpy as np
 
 from vision import features
+from vision.closeup import card_outlines
 from vision.decks import DECKS, UnknownDeck, deck_card_ids
-from vision.detect import CardDetector, DetectorSettings
+from vision.detect import CardDetector
 from vision.errors import VisionError
 from vision.exposure import normalise_exposure, working_copy
 from vision.model import CardModel, ModelError
+from vision.outline import grow_to_outer_edge
 from vision.photo_checks import GLARE_SHARE, MAX_EDGE_WIDTH, cut_by_edge, edge_width, glare_share
 
 PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -30,10 +32,6 @@ PHOTO_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 class EnrolmentError(VisionError, ValueError):
     """A photo or folder that cannot be enrolled; ``en``/``fr`` say which and why."""
-
-
-# Enrolment photos are close-ups: a card may fill from a few % to 80 % of the frame.
-PHOTO_SETTINGS = DetectorSettings(max_area_frac=0.85)
 
 
 def find_photo_card(image: np.ndarray, name: str = "the photo",
@@ -45,19 +43,20 @@ def find_photo_card(image: np.ndarray, name: str = "the photo",
     phone photo becomes usable); see :mod:`vision.exposure`."""
     raw, _ = working_copy(image)
     work, _ = normalise_exposure(raw)
-    quads = [q for q in (detector or CardDetector(PHOTO_SETTINGS)).detect(work) if q.complete]
+    quads = card_outlines(work, detector)
     if len(quads) > 1:
         raise EnrolmentError(f"{len(quads)} cards found in {name}: enrol one card at a time",
                              f"{len(quads)} cartes trouvées dans {name} : une seule carte à la fois")
-    if not quads:
-        if cut_by_edge(work):
+    ran_off = bool(quads) and not _clear_of_edges(quads[0], work.shape)
+    if ran_off or not quads:
+        if ran_off or cut_by_edge(work):
             raise EnrolmentError(f"the card is cut by the edge of {name}: step back or centre it so that all four "
                                  "corners show",
                                  f"la carte est coupée par le bord de {name} : reculez ou centrez-la pour que ses "
                                  "quatre coins soient visibles")
         raise EnrolmentError(f"no whole card found in {name}: lay one card alone on the table, fully in view",
                              f"aucune carte entière dans {name} : posez une seule carte, entièrement visible")
-    corners = quads[0].corners
+    corners = grow_to_outer_edge(work, quads[0])
     width = edge_width(work, corners)
     if width is not None and width > MAX_EDGE_WIDTH:
         raise EnrolmentError(f"{name} is blurred (card edges {width:.1f} px wide): hold the phone still and let it "
@@ -69,6 +68,14 @@ def find_photo_card(image: np.ndarray, name: str = "the photo",
                              f"un reflet efface une partie de la carte dans {name} : inclinez la carte ou "
                              "déplacez la lumière")
     return work, corners
+
+
+def _clear_of_edges(corners: np.ndarray, shape, margin: float = 2.0) -> bool:
+    """True when no corner lies on the photo's edge (a card running off it shows a straight cut)."""
+    h, w = shape[:2]
+    c = np.asarray(corners)
+    return bool(c[:, 0].min() >= margin and c[:, 1].min() >= margin and c[:, 0].max() <= w - 1 - margin
+                and c[:, 1].max() <= h - 1 - margin)
 
 
 def card_in_photo(image: np.ndarray, name: str = "the photo", detector: CardDetector | None = None) -> np.ndarray:

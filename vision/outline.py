@@ -109,3 +109,101 @@ def _crossing(l1, l2):
     wx, wy = float(r[0] - p[0]), float(r[1] - p[1])
     t = (wy * v[0] - wx * v[1]) / det
     return np.array([p[0] + t * u[0], p[1] + t * u[1]], np.float32)
+
+
+GROW_MAX = 0.12          # share of the card's size searched outside an outline for its true edge
+GROW_AGREE = 0.6         # share of the normals of a side that must find that edge at the same place
+
+
+def grow_to_outer_edge(frame: np.ndarray, corners: np.ndarray, min_step: float = 12.0) -> np.ndarray:
+    """The outline moved out onto a card's outer edge when one runs parallel just outside
+    every side (a dark border first taken for the table, leaving only the printed field).
+
+    Each side is searched outwards up to ``GROW_MAX`` of the card's size; an edge counts
+    when most normals of the side find it at the same distance, and all four sides must
+    find one at about the same distance (a border is as wide all round)."""
+    q = np.asarray(corners, np.float32)
+    a, b = q, q[NEXT]
+    d = b - a
+    length = np.linalg.norm(d, axis=1)
+    reach = GROW_MAX * float(length.max())
+    if length.min() < 16 or reach < 4:
+        return q
+    d = d / length[:, None]
+    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
+    outward = (((a + b) / 2 - q.mean(axis=0)) * n).sum(axis=1) < 0
+    n[outward] *= -1
+    offs = np.arange(3.0, reach, 0.5, dtype=np.float32)   # from 3 px: the field's own ink line is not the edge
+    t = np.linspace(0.2, 0.8, 12, dtype=np.float32)
+    base = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]
+    pts = (base[:, :, None, :] + offs[None, None, :, None] * n[:, None, None, :]).reshape(-1, len(offs), 2)
+    prof = cv2.remap(frame, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    prof = prof.astype(np.float32).reshape(4, len(t), len(offs), 3)
+    grad = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3)           # (4, 12, offsets - 2)
+    j = np.argmax(grad, axis=2)
+    strong = np.take_along_axis(grad, j[..., None], axis=2)[..., 0] >= min_step
+    moves, lines = [], []
+    for i in range(4):
+        if strong[i].sum() < GROW_AGREE * len(t):
+            return q
+        where = offs[j[i] + 1]
+        pts_i = base[i] + where[:, None] * n[i]
+        # perspective makes a border's width change along a side: fit a line, not a distance
+        vx, vy, x0, y0 = cv2.fitLine(pts_i[strong[i]].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        normal = np.array([-vy, vx], np.float32)
+        resid = np.abs((pts_i - np.array([x0, y0], np.float32)) @ normal)
+        if ((resid <= 1.5) & strong[i]).sum() < GROW_AGREE * len(t):
+            return q
+        moves.append(float(np.median(where[strong[i]])))
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    if max(moves) > 2.5 * min(moves) + 1.0:
+        return q
+    out = [_crossing(lines[i - 1], lines[i]) for i in range(4)]
+    if any(p is None for p in out):
+        return q
+    return np.array(out, np.float32)
+
+
+def snap_outermost(frame: np.ndarray, corners: np.ndarray, reach: float = 5.0, min_step: float = 12.0) -> np.ndarray:
+    """Move each side onto the outermost strong colour edge within ``reach`` px either way.
+
+    An outline taken from a difference with the empty table takes the card's drop shadow
+    with it (the soft outer edge of the shadow is weak: skipped), and the print inside a
+    card has edges as strong as the card's own (inside: not the outermost)."""
+    q = np.asarray(corners, np.float32)
+    a, b = q, q[NEXT]
+    d = b - a
+    length = np.linalg.norm(d, axis=1)
+    if length.min() < 8:
+        return q
+    d = d / length[:, None]
+    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
+    outward = (((a + b) / 2 - q.mean(axis=0)) * n).sum(axis=1) < 0
+    n[outward] *= -1
+    offs = np.arange(-reach, reach + 0.01, 0.5, dtype=np.float32)
+    base = a[:, None, :] + SNAP_T[None, :, None] * (b - a)[:, None, :]
+    pts = (base[:, :, None, :] + offs[None, None, :, None] * n[:, None, None, :]).reshape(-1, len(offs), 2)
+    prof = cv2.remap(frame, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    prof = prof.astype(np.float32).reshape(4, len(SNAP_T), len(offs), 3)
+    grad = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3)
+    top = grad.max(axis=2, keepdims=True)
+    strong = (grad >= np.maximum(min_step, 0.5 * top))
+    last = grad.shape[2] - 1 - np.argmax(strong[:, :, ::-1], axis=2)          # outermost strong sample
+    ok = strong.any(axis=2)
+    # the peak of that edge, within a pixel either way
+    near = np.clip(last[..., None] + np.arange(-2, 3), 0, grad.shape[2] - 1)
+    j = np.take_along_axis(near, np.argmax(np.take_along_axis(grad, near, axis=2), axis=2)[..., None], axis=2)[..., 0]
+    off = offs[0] + (j + 1) * 0.5
+    edge = base + off[..., None] * n[:, None, :]
+    lines = []
+    for i in range(4):
+        if ok[i].sum() < 6:
+            lines.append((a[i], d[i]))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(edge[i][ok[i]].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
+    out = []
+    for i in range(4):
+        p = _crossing(lines[i - 1], lines[i])
+        out.append(q[i] if p is None or np.linalg.norm(p - q[i]) > 2 * reach else p)
+    return np.array(out, np.float32)

@@ -4,12 +4,12 @@ Each check looks at the photo's working copy (see :mod:`vision.exposure`) and, w
 was found, at the card's four corners in it.
 
 * **Blur**: across each side of the card the change from table to card is sampled; the
-  distance over which the middle 60 % of that change happens is the edge's width. A sharp
-  photo gives about 1 px; beyond ``MAX_EDGE_WIDTH`` the photo is refused.
+  width at half height of its steepest rise is the edge's width. A sharp photo gives
+  about 1.5 px; beyond ``MAX_EDGE_WIDTH`` the photo is refused.
 * **Glare**: pixels on the card brighter than its own paper and at the top of the scale.
   An evenly overexposed card is not glare (its paper is as bright).
-* **Cut by the edge**: with the frame's border drawn as an edge, a closed card-like shape
-  appears that touches the border.
+* **Cut by the edge**: framed with the table's colour, the photo shows a card-like shape
+  that runs to the frame's edge.
 
     >>> import numpy as np
     >>> img = np.full((480, 640, 3), 60, np.uint8); _ = cv2.rectangle(img, (200, 100), (350, 310), (235, 235, 235), -1)
@@ -24,9 +24,8 @@ import cv2
 import numpy as np
 
 from vision.features import NEXT
-from vision.outline import edge_mask
 
-MAX_EDGE_WIDTH = 2.6      # px in the working copy: Gaussian blur of sigma ≈ 1.5 px
+MAX_EDGE_WIDTH = 3.0      # px at half height in the working copy: Gaussian blur of sigma ≈ 1.3 px
 MIN_EDGE_STEP = 25.0      # grey levels: sides with less contrast than this say nothing
 GLARE_SHARE = 0.02        # share of the card's area
 GLARE_LEVEL = 250         # darkest channel at or above this is washed out
@@ -48,16 +47,24 @@ def edge_width(image: np.ndarray, corners: np.ndarray) -> float | None:
     pts = (base[:, :, None, :] + _OFF[None, None, :, None] * n[:, None, None, :]).reshape(-1, len(_OFF), 2)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     prof = cv2.remap(grey, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    prof = prof.astype(np.float32)
-    step = prof[:, -8:].mean(axis=1) - prof[:, :8].mean(axis=1)
-    keep = np.abs(step) >= MIN_EDGE_STEP
+    prof = cv2.GaussianBlur(prof.astype(np.float32), (1, 3), 0)   # a little less noise along the side
+    g = np.abs(np.diff(prof, axis=1))
+    peak = g.max(axis=1)
+    keep = np.abs(prof[:, -6:].mean(axis=1) - prof[:, :6].mean(axis=1)) >= MIN_EDGE_STEP
     if keep.sum() < 4:
         return None
-    g = np.abs(np.diff(prof[keep], axis=1))
-    cum = np.cumsum(g, axis=1) / np.maximum(g.sum(axis=1, keepdims=True), 1e-6)
-    lo = (cum < 0.2).sum(axis=1)
-    hi = (cum < 0.8).sum(axis=1)
-    return float(np.median(hi - lo) * (_OFF[1] - _OFF[0]))
+    # full width at half height of the steepest rise: a shadow or print beside it does not widen it
+    widths = []
+    for row, top in zip(g[keep], peak[keep]):
+        j = int(np.argmax(row))
+        lo = j
+        while lo > 0 and row[lo - 1] >= top / 2:
+            lo -= 1
+        hi = j
+        while hi < len(row) - 1 and row[hi + 1] >= top / 2:
+            hi += 1
+        widths.append(hi - lo + 1)
+    return float(np.median(widths) * (_OFF[1] - _OFF[0]))
 
 
 def glare_share(image: np.ndarray, corners: np.ndarray) -> float:
@@ -74,24 +81,22 @@ def glare_share(image: np.ndarray, corners: np.ndarray) -> float:
     return float(washed.sum()) / cv2.countNonZero(inside)
 
 
-def cut_by_edge(image: np.ndarray, min_area_frac: float = 0.02) -> bool:
-    """True when a card-like shape is closed only by the frame's border."""
-    edges = edge_mask(image)
-    h, w = edges.shape
-    edges[0, :] = edges[-1, :] = 255
-    edges[:, 0] = edges[:, -1] = 255
-    contours, _ = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    for c in contours:
-        area = cv2.contourArea(c)
-        if area < min_area_frac * h * w or area > 0.9 * h * w:
+def cut_by_edge(image: np.ndarray, min_area_frac: float = 0.01) -> bool:
+    """True when a card-like shape shows once the photo is framed with the table's colour:
+    the card's missing part then reads as table, and the cut becomes a straight side."""
+    from vision.detect import CardDetector, DetectorSettings
+
+    h, w = image.shape[:2]
+    strip = max(2, round(0.02 * min(h, w)))
+    rim = np.concatenate([image[:strip].reshape(-1, 3), image[-strip:].reshape(-1, 3),
+                          image[:, :strip].reshape(-1, 3), image[:, -strip:].reshape(-1, 3)])
+    pad = 16
+    framed = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT,
+                                value=[float(v) for v in np.median(rim[::5], axis=0)])
+    for q in CardDetector(DetectorSettings(max_area_frac=0.9)).detect(framed):
+        if not q.complete or cv2.contourArea(q.corners.astype(np.float32)) < min_area_frac * h * w:
             continue
-        x, y, cw, ch = cv2.boundingRect(c)
-        if x > 2 and y > 2 and x + cw < w - 2 and y + ch < h - 2:
-            continue  # closed without the border: not cut
-        hull = cv2.convexHull(c)
-        if area < 0.9 * cv2.contourArea(hull):
-            continue
-        poly = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
-        if 3 <= len(poly) <= 6:
+        c = q.corners - pad
+        if (c[:, 0].min() < 3 or c[:, 1].min() < 3 or c[:, 0].max() > w - 4 or c[:, 1].max() > h - 4):
             return True
     return False

@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from vision import features
-from vision.features import NEXT, OPPOSITE
 from vision.detect import CardDetector, snap_to_edges
+from vision.features import NEXT, OPPOSITE
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
 from vision.refine import fit_to_face
 
@@ -27,6 +27,7 @@ RIVALS = 4          # closest other cards the margin is measured against
 DIFF_SHRINK = 0.3   # share of the largest template difference ignored as noise
 FIT_MIN_CONFIDENCE = 0.5  # a guessed outline this much like a face is worth fitting to it
 SAME_CARD_OVERLAP = 0.6  # two outlines sharing this much of the smaller one are the same card
+BORDER_GROW = 1.1   # an outline that names nothing is tried this much larger (a border lost on a dark table)
 
 
 @dataclass
@@ -60,7 +61,8 @@ class CardRecogniser:
         n = len(model.cards)
         rotated = np.array([features.rotate_descriptor(t) for t in model.templates]).reshape(n, -1)
         # rows 0..n-1: templates as enrolled; rows n..2n-1: the same turned by 180 degrees
-        self._bank = np.vstack([model.templates, rotated]).astype(np.float32) if n else np.zeros((0, model.templates.shape[1]), np.float32)
+        empty = np.zeros((0, model.templates.shape[1]), np.float32)
+        self._bank = np.vstack([model.templates, rotated]).astype(np.float32) if n else empty
 
     def _scores(self, frame: np.ndarray, corners: np.ndarray):
         """Descriptors of the quad (one per way round) and their scores against the bank."""
@@ -139,6 +141,12 @@ class CardRecogniser:
                 guesses.append(q.corners)
                 continue
             m = self.identify(frame, q.corners)
+            if m.card is None and m.confidence < self.model.min_confidence:
+                # perhaps only the printed field inside a border as dark as the table was seen
+                centre = q.corners.mean(axis=0)
+                wider = self.identify(frame, centre + (q.corners - centre) * BORDER_GROW)
+                if wider.card is not None:
+                    m = wider
             if m.card is None and m.confidence < self.model.min_confidence and q.outline is not None:
                 # perhaps two nearly stacked cards whose union looked like one: try guesses
                 more = [g.corners for g in self.detector.guesses(q.outline)]

@@ -2,6 +2,10 @@
 
     .venv/bin/python tests/bench/eval_vision.py --scenes 2000
     .venv/bin/python tests/bench/eval_vision.py --tune --scenes 400
+    .venv/bin/python tests/bench/eval_vision.py --style 2 --scenes 2000 [--no-calibration]
+
+``--style 2`` runs the second, independently drawn scene style (see
+``tests/bench/eval_vision_style2.py``): figures per table kind and design, never tuned on.
 
 Seeds. Enrolment photos: 900_000 + card index (one clean photo per face, enrolled through
 ``vision.enrol.enrol_directory`` as ``passetable enroll`` does). Threshold tuning
@@ -28,12 +32,12 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from vision.decks import DECKS, deck_card_ids  # noqa: E402
-from vision.enrol import enrol_directory  # noqa: E402
-from vision.model import CardModel  # noqa: E402
-from vision.recognise import CardRecogniser  # noqa: E402
-from vision.synth.evaluate import SceneScore, score_scene  # noqa: E402
-from vision.synth.scene import card_photo, random_scene  # noqa: E402
+from vision.decks import DECKS, deck_card_ids
+from vision.enrol import enrol_directory
+from vision.model import CardModel
+from vision.recognise import CardRecogniser
+from vision.synth.evaluate import SceneScore, score_scene
+from vision.synth.scene import card_photo, random_scene
 
 ENROL_SEED = 900_000
 TUNE_SEED = 0
@@ -100,7 +104,14 @@ def main(argv=None) -> int:
     ap.add_argument("--tune", action="store_true", help="grid of thresholds on the tuning seeds")
     ap.add_argument("--first-seed", type=int, default=EVAL_SEED,
                     help="first scene seed of the report (below 1000: development scenes)")
+    ap.add_argument("--style", type=int, choices=(1, 2), default=1, help="scene style (2: the independent one)")
+    ap.add_argument("--no-calibration", action="store_true", help="style 2: no calibration shot (loose photos)")
     args = ap.parse_args(argv)
+    if args.style == 2:
+        from tests.bench import eval_vision_style2
+
+        first = args.first_seed if args.first_seed != EVAL_SEED else eval_vision_style2.EVAL_SEED
+        return eval_vision_style2.main(args.scenes, first, calibrated=not args.no_calibration)
     with tempfile.TemporaryDirectory() as tmp:
         models = enrol_all(Path(tmp))
         if args.tune:

@@ -1,0 +1,113 @@
+"""Finding the card of a close-up photo (enrolment), whatever the table.
+
+Three sources of whole-card outlines are pooled: the detector's paper mask and edge loops
+(see :mod:`vision.detect`), and a GrabCut segmentation of the shrunk photo started from
+"the table is round the edges" — the card differs from the table in colour even when
+neither is pale, and GrabCut follows it where edges are broken by wood grain or print.
+Outlines much smaller than the largest (a pip, a printed panel) are parts of it, not cards.
+
+    >>> import numpy as np
+    >>> img = np.full((480, 640, 3), (120, 170, 210), np.uint8)            # light wood
+    >>> _ = cv2.rectangle(img, (200, 100), (370, 340), (40, 140, 40), -1)   # a green card
+    >>> [q.shape for q in card_outlines(img)]
+    [(4, 2)]
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.detect import CardDetector, DetectorSettings, _four_corners, _outline_fit, _overlap, _plausible, _refine
+from vision.features import order_clockwise
+from vision.outline import snap_any
+
+PHOTO_SETTINGS = DetectorSettings(max_area_frac=0.85)
+GRABCUT_SIDE = 360         # long side of the photo GrabCut works on
+PART_SHARE = 0.3           # an outline under this share of the largest one's area is a part of it
+SAME_CARD = 0.6            # overlap (of the smaller) above which two outlines are one card
+MIN_SHARE = 0.01           # of the frame: smaller outlines are print on a card, not a card
+
+
+def grabcut_quad(image: np.ndarray) -> np.ndarray | None:
+    """The card's corners (``image`` px) from a GrabCut segmentation, or None."""
+    h, w = image.shape[:2]
+    k = min(1.0, GRABCUT_SIDE / max(h, w))
+    small = cv2.resize(image, (round(w * k), round(h * k)), interpolation=cv2.INTER_AREA) if k < 1 else image
+    sh, sw = small.shape[:2]
+    mask = np.full((sh, sw), cv2.GC_PR_FGD, np.uint8)
+    border = max(2, round(0.01 * max(sh, sw)))
+    mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = (cv2.GC_BGD,) * 4
+    bgd, fgd = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
+    try:
+        cv2.grabCut(small, mask, None, bgd, fgd, 4, cv2.GC_INIT_WITH_MASK)
+    except cv2.error:
+        return None
+    fg = np.where((mask == cv2.GC_FGD) | (mask == cv2.GC_PR_FGD), 255, 0).astype(np.uint8)
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    c = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(c)
+    hull = cv2.convexHull(c)
+    if area < 0.02 * sh * sw or area > 0.85 * sh * sw or area < 0.9 * cv2.contourArea(hull):
+        return None
+    x, y, bw, bh = cv2.boundingRect(c)
+    touching = (x <= border) + (y <= border) + (x + bw >= sw - border) + (y + bh >= sh - border)
+    if touching >= 2:
+        return None   # runs into the frame's edges: the table itself, or a card cut by them
+    quad = _four_corners(hull)
+    if quad is None:
+        return None
+    pts = c.reshape(-1, 2).astype(np.float32)
+    quad = _refine(pts, quad)
+    if _outline_fit(pts, quad, tol=2.0) < 0.8:
+        return None
+    corners = order_clockwise((quad + 0.5) / k - 0.5)
+    return snap_any(image, corners) if _plausible(corners, PHOTO_SETTINGS) else None
+
+
+def card_outlines(image: np.ndarray, detector: CardDetector | None = None) -> list[np.ndarray]:
+    """Whole-card outlines in a close-up photo (normally one), largest first."""
+    min_area = MIN_SHARE * image.shape[0] * image.shape[1]
+    quads = [q.corners for q in (detector or CardDetector(PHOTO_SETTINGS)).detect(image)
+             if q.complete and cv2.contourArea(q.corners.astype(np.float32)) >= min_area]
+    biggest = max(quads, key=lambda q: cv2.contourArea(q.astype(np.float32))) if quads else None
+    if biggest is None or not _table_around(image, biggest):
+        # nothing, or only something lying inside something else (a card's printed field):
+        # GrabCut is slow (0.1-0.5 s), so only then
+        cut = grabcut_quad(image)
+        if cut is not None:
+            quads.append(cut)
+        else:   # what was found is print on a card whose own outline is lost: not a card
+            quads = [q for q in quads if _table_around(image, q)]
+    if not quads:
+        return []
+    areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
+    order = np.argsort(areas)[::-1]
+    biggest = areas[order[0]]
+    kept: list[np.ndarray] = []
+    for i in order:
+        if areas[i] < PART_SHARE * biggest:
+            break
+        if all(_overlap(quads[i], k) < SAME_CARD for k in kept):
+            kept.append(quads[i])
+    return kept
+
+
+def _table_around(image: np.ndarray, corners: np.ndarray, max_distance: float = 40.0) -> bool:
+    """True when just outside ``corners`` lies what lies along the photo's edges (the table)."""
+    h, w = image.shape[:2]
+    strip = max(2, round(0.03 * min(h, w)))
+    edges = np.concatenate([image[:strip].reshape(-1, 3), image[-strip:].reshape(-1, 3),
+                            image[:, :strip].reshape(-1, 3), image[:, -strip:].reshape(-1, 3)])
+    table = np.median(edges[::7], axis=0)
+    c = corners.mean(axis=0)
+    outer = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(outer, np.round(c + (corners - c) * 1.14).astype(np.int32), 255)
+    cv2.fillConvexPoly(outer, np.round(c + (corners - c) * 1.06).astype(np.int32), 0)
+    ring = image[outer > 0]
+    if len(ring) < 20:
+        return True
+    return float(np.linalg.norm(np.median(ring[::3], axis=0) - table)) <= max_distance
