@@ -59,8 +59,15 @@ def verify_snapshot(log: EventLog) -> list[str]:
     return problems
 
 
+STORAGE_ALERTS = ("quarantined", "game_closed", "log_unwritable", "log_damaged", "log_lost_rows")
+
+
 def _comparable(snap: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in snap.items() if k not in ("version", "health")}
+    out = {k: v for k, v in snap.items() if k not in ("version", "health")}
+    # the log's own alerts carry the time this process found them, not a game time
+    out["alerts"] = [{k: v for k, v in a.items() if k != "since"} if a.get("kind") in STORAGE_ALERTS else a
+                     for a in out.get("alerts", [])]
+    return out
 
 
 def _short(value: Any) -> str:
