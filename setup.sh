@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 APT_PACKAGES=(chromium mosquitto gcc-avr avr-libc simavr libsimavr-dev libelf-dev make gcc pkg-config)
+# The Raspberry Pi install's tests: systemd-analyze verify (systemd), udevadm (udev), and
+# avrdude refusing a board that does not answer (tests/pi).
+APT_PACKAGES+=(systemd udev avrdude)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
