@@ -144,3 +144,46 @@ def test_broker_stopped_10s_everyone_reconnects_and_no_table_blocked(broker, mak
     finally:
         for t in tables:
             t.stop()
+
+
+def _read_event(resp) -> dict:
+    data = None
+    while True:
+        line = resp.fp.readline().decode()
+        if line.startswith("data: "):
+            data = json.loads(line[6:])
+        elif line in ("\n", "\r\n") and data is not None:
+            return data
+
+
+def test_live_pages_get_the_room_then_only_the_tables_that_changed(broker, make_session, hub_server):
+    import http.client
+
+    hub, server = hub_server
+    tables = [Table(make_session, broker, f"bar-{i}", seed=i) for i in (1, 2)]
+    for t in tables:
+        t.sim.new_game()
+        t.pub.start()
+    try:
+        assert wait_until(lambda: all(api_tables(server).get(t.name, {}).get("online") for t in tables), timeout=15)
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=20)
+        conn.request("GET", "/api/stream")
+        resp = conn.getresponse()
+        first = _read_event(resp)
+        assert first["full"] and first["names"] == ["bar-1", "bar-2"] and first["broker"]["connected"]
+        assert [t["table"] for t in first["tables"]] == ["bar-1", "bar-2"]
+        tables[1].sim.step()
+        want = tables[1].expected()["seq"]
+        bar1 = first["tables"][0]
+        while True:  # until bar-2's step arrives, messages carry bar-2 (bar-1 only for its health refresh)
+            msg = _read_event(resp)
+            assert not msg["full"] and msg["names"] == ["bar-1", "bar-2"]
+            changed = {t["table"]: t for t in msg["tables"]}
+            assert "bar-1" not in changed or changed["bar-1"]["seq"] == bar1["seq"]
+            if changed.get("bar-2", {}).get("seq") == want:
+                assert list(changed) == ["bar-2"]
+                break
+        conn.close()
+    finally:
+        for t in tables:
+            t.stop()

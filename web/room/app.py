@@ -31,28 +31,35 @@ KEEPALIVE_S = 15.0
 
 
 class HubStreams:
-    """Encodes the room once per version, shared by every open page; counts pages."""
+    """Live pages: the whole room first, then only the tables that changed; an encoded
+    message is shared by every page at the same version. Counts open pages."""
 
     def __init__(self, hub: RoomHub, max_streams: int):
         self.hub, self.max_streams = hub, max_streams
         self._lock = threading.Lock()
-        self._cached: tuple[int, str] | None = None
+        self._cached: dict[int | None, tuple[int, str]] = {}  # since -> (version, payload) of the newest
         self.open = 0
 
     def shutdown(self) -> None:  # DashboardServer.stop() calls this
         self.hub.shutdown()
 
-    def current(self) -> tuple[int, str]:
+    def message(self, since: int | None) -> tuple[int, str]:
         version = self.hub.version
         with self._lock:
-            if self._cached is None or self._cached[0] != version:
-                body = {"version": version, "broker": self.hub.health(), "tables": self.hub.tables()}
-                self._cached = (version, json.dumps(body, ensure_ascii=False))
-            return self._cached
+            hit = self._cached.get(since)
+            if hit is not None and hit[0] == version:
+                return hit
+        body = {**self.hub.changes(since), "broker": self.hub.health()}
+        payload = (body["version"], json.dumps(body, ensure_ascii=False))
+        with self._lock:
+            if len(self._cached) > 64:
+                self._cached.clear()
+            self._cached[since] = payload
+        return payload
 
     def events(self) -> Iterator[str]:
         try:
-            version, payload = self.current()
+            version, payload = self.message(None)
             yield f"retry: 2000\ndata: {payload}\n\n"
             while not self.hub.closing:
                 new = self.hub.wait_for_change(version, timeout=KEEPALIVE_S)
@@ -61,7 +68,7 @@ class HubStreams:
                 if new == version:
                     yield ": keepalive\n\n"
                     continue
-                version, payload = self.current()
+                version, payload = self.message(version)
                 yield f"data: {payload}\n\n"
         finally:
             with self._lock:

@@ -36,6 +36,7 @@ class RoomHub:
         self.settings = MqttSettings(url=url, table="hub", **options)
         self.clock = clock
         self._parts: dict[str, dict[str, Any]] = {}  # table -> {"state", "alerts", "health"} as received
+        self._touched: dict[str, int] = {}  # table -> the version at which it last changed
         self._changed = threading.Condition()
         self.version = 0
         self.connected = False
@@ -71,6 +72,17 @@ class RoomHub:
         with self._changed:
             parts = {name: dict(p) for name, p in self._parts.items()}
         return [_table_view(name, p) for name, p in sorted(parts.items())]
+
+    def changes(self, since: int | None) -> dict[str, Any]:
+        """What changed after version ``since`` (None: everything): ``{"version", "full",
+        "tables": [changed tables], "names": [every table]}``. Live pages receive this, so
+        that a room of twenty tables sends one card per change, not twenty."""
+        with self._changed:
+            version = self.version
+            names = sorted(self._parts)
+            changed = {n: dict(self._parts[n]) for n in names if since is None or self._touched.get(n, 0) > since}
+        return {"version": version, "full": since is None, "names": names,
+                "tables": [_table_view(name, p) for name, p in sorted(changed.items())]}
 
     def health(self) -> dict[str, Any]:
         with self._changed:
@@ -140,11 +152,13 @@ class RoomHub:
                     del self._parts[table]
             else:
                 parts[kind] = body
-        self._bump()
+            self._bump(table)
 
-    def _bump(self) -> None:
+    def _bump(self, table: str | None = None) -> None:
         with self._changed:
             self.version += 1
+            if table is not None:
+                self._touched[table] = self.version
             self._changed.notify_all()
 
 

@@ -96,18 +96,28 @@ function card(t) {
   return node;
 }
 
-function render(room) {
+// The room as the page knows it: the stream sends every table first, then the changed ones.
+const room = new Map();
+function merge(msg) {
+  if (msg.full) room.clear();
+  for (const t of msg.tables) room.set(t.table, t);
+  const names = new Set(msg.names);
+  for (const name of [...room.keys()]) if (!names.has(name)) room.delete(name);
+  render({ broker: msg.broker, tables: [...room.values()].sort((a, b) => (a.table < b.table ? -1 : 1)) });
+}
+
+function render(view) {
   const broker = document.getElementById("broker");
-  broker.textContent = room.broker.connected ? W.broker_up : W.broker_down;
-  broker.className = room.broker.connected ? "badge" : "badge down";
+  broker.textContent = view.broker.connected ? W.broker_up : W.broker_down;
+  broker.className = view.broker.connected ? "badge" : "badge down";
   const box = document.getElementById("tables");
   const empty = document.getElementById("empty");
   empty.textContent = W.empty;
-  empty.hidden = room.tables.length > 0;
-  const names = new Set(room.tables.map((t) => t.table));
+  empty.hidden = view.tables.length > 0;
+  const names = new Set(view.tables.map((t) => t.table));
   for (const [name, node] of shown) if (!names.has(name)) { node.el.remove(); shown.delete(name); }
   let before = null;
-  for (const t of [...room.tables].reverse()) {  // sorted by name; insert from the end
+  for (const t of [...view.tables].reverse()) {  // sorted by name; insert from the end
     const key = JSON.stringify(t);
     let entry = shown.get(t.table);
     if (!entry || entry.key !== key) {
@@ -140,14 +150,15 @@ setInterval(() => {
 
 let pollTimer = null;
 function poll() {
-  fetch("/api/tables").then((r) => r.json()).then((tables) => render({ broker: { connected: true }, tables }))
+  fetch("/api/tables").then((r) => r.json())
+    .then((tables) => merge({ full: true, broker: { connected: true }, tables, names: tables.map((t) => t.table) }))
     .catch(() => {});
 }
 function connect() {
   const source = new EventSource("/api/stream");
   source.onmessage = (e) => {
     if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
-    render(JSON.parse(e.data));
+    merge(JSON.parse(e.data));
   };
   source.onerror = () => {
     if (source.readyState === EventSource.CLOSED && !pollTimer) { poll(); pollTimer = setInterval(poll, 2000); }
