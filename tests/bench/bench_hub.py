@@ -158,6 +158,24 @@ def entry_times(work: Path, name: str, entries: int, broker: Broker | None) -> l
     return times
 
 
+def listener_cost(calls: int = 200_000) -> float:
+    """Microseconds the publisher takes on the table's own thread per observation (its
+    session listener: a bounded append), the broker down."""
+    from table.observations import Observation
+
+    work = Path(tempfile.mkdtemp(prefix="bench-listener-"))
+    session = Session(EventLog(work / "l.sqlite3"))
+    pub = TablePublisher(session, url=Broker(work).url, table="l", queue_limit=1000)
+    pub._running = True  # the listener alone, without the worker and paho's thread
+    obs = Observation(kind="pass_pass.play", t=0.0, source="sim", data={"seat": 0, "card": "blue-1"}, seq=1)
+    t = time.perf_counter()
+    for _ in range(calls):
+        pub._on_observation(obs, session)
+    elapsed = time.perf_counter() - t
+    session.log.close()
+    return elapsed / calls * 1e6
+
+
 def table_cost(entries: int) -> dict:
     work = Path(tempfile.mkdtemp(prefix="bench-table-"))
     broker = Broker(work).start()
@@ -175,6 +193,7 @@ def table_cost(entries: int) -> dict:
         out["broker stalled"] = {"median_ms": round(statistics.median(times), 2), "p99_ms": round(pct(times, 99), 2)}
     finally:
         broker.stop()
+    out["listener_us_per_observation"] = round(listener_cost(), 3)
     return out
 
 
@@ -212,8 +231,12 @@ def main(argv: list[str] | None = None) -> int:
         m = result["rss_mb"][name]
         print(f"{name:>9}: CPU {result['cpu_percent_of_one_core'][name]} % of one core, "
               f"RSS {m['now']} MB (peak {m['peak']} MB)")
-    for label, figures in result.get("entry_cost", {}).items():
+    cost = dict(result.get("entry_cost", {}))
+    listener = cost.pop("listener_us_per_observation", None)
+    for label, figures in cost.items():
         print(f"one simulated entry on a table, {label}: median {figures['median_ms']} ms, p99 {figures['p99_ms']} ms")
+    if listener is not None:
+        print(f"the publisher on the table's thread: {listener} µs per observation (a bounded append)")
     return 0
 
 
