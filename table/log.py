@@ -45,6 +45,8 @@ SCHEMA_VERSION = 1
 PAGE_SIZE = 1024  # new logs: one small WAL frame per observation (an SD card wears out by writes)
 #: kinds a start-up looks up by kind: only these rows pay for an index entry
 INDEXED_KINDS = ("game_start", "undo")
+#: a bigger log is checked (``PRAGMA quick_check``) in the background, so start-up stays short
+QUICK_CHECK_INLINE_BYTES = 4 * 2**20
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -95,7 +97,10 @@ class LogWriteError(LogError):
 class EventLog:
     """Append-only log of observations in one SQLite file (``":memory:"`` for tests).
 
-    ``integrity`` holds what ``PRAGMA quick_check`` said at opening (empty: all is well).
+    ``integrity`` holds what ``PRAGMA quick_check`` said at opening (empty: all is well);
+    on a log bigger than :data:`QUICK_CHECK_INLINE_BYTES` the check runs in a background
+    thread on its own read-only connection (``integrity_checked`` is set when it is done,
+    and :meth:`when_checked` calls back with its findings).
     """
 
     def __init__(self, path: str | Path, *, quick_check: bool = True):
@@ -106,20 +111,53 @@ class EventLog:
         # tiny and serialised anyway, and this keeps "append then act" strictly ordered.
         self._lock = threading.Lock()
         self.integrity: list[str] = []
+        self.integrity_checked = threading.Event()
+        self._check_lock = threading.Lock()
+        self._integrity_listeners: list[Any] = []
         self.last_checkpoint = time.monotonic()
+        background = False
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             if not self._db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone():
                 self._db.execute(f"PRAGMA page_size={PAGE_SIZE}")  # only takes on a new, empty file
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            if quick_check:
-                rows = self._db.execute("PRAGMA quick_check").fetchall()
-                self.integrity = [r[0] for r in rows if r[0] != "ok"]
+            if quick_check and self.path != ":memory:" and Path(self.path).stat().st_size > QUICK_CHECK_INLINE_BYTES:
+                background = True
+            elif quick_check:
+                self.integrity = _quick_check(self._db)
             self._db.executescript(_SCHEMA)
             self._check_schema()
         except sqlite3.DatabaseError as exc:
             raise LogError(f"{self.path} is not a usable passetable log: {exc}") from exc
+        if background:
+            threading.Thread(target=self._background_check, name="log-quick-check", daemon=True).start()
+        else:
+            self.integrity_checked.set()
+
+    def _background_check(self) -> None:
+        try:
+            db = sqlite3.connect(f"file:{Path(self.path).resolve()}?mode=ro", uri=True)
+            try:
+                problems = _quick_check(db)
+            finally:
+                db.close()
+        except sqlite3.DatabaseError as exc:
+            problems = [str(exc)]
+        with self._check_lock:
+            self.integrity = problems
+            self.integrity_checked.set()
+            listeners, self._integrity_listeners = self._integrity_listeners, []
+        for listener in listeners:
+            listener(problems)
+
+    def when_checked(self, listener: Any) -> None:
+        """Call ``listener(problems)`` once ``quick_check`` is done (now if it is)."""
+        with self._check_lock:
+            if not self.integrity_checked.is_set():
+                self._integrity_listeners.append(listener)
+                return
+        listener(self.integrity)
 
     def _check_schema(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
@@ -251,6 +289,10 @@ class EventLog:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _quick_check(db: sqlite3.Connection) -> list[str]:
+    return [r[0] for r in db.execute("PRAGMA quick_check").fetchall() if r[0] != "ok"]
 
 
 def _row(row: tuple) -> Observation:

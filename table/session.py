@@ -57,6 +57,7 @@ import hashlib
 import json
 import logging
 import pickle
+import sqlite3
 import sys
 import threading
 import time
@@ -137,8 +138,10 @@ class Session:
         self.game_seq = 0  # seq of the game_start observation of the current game
         self.sensed: dict[str, Any] = {"slides": {}, "board": None}
         self.health_sources["log"] = self._log_health
-        self._report_integrity()
         self._replay()
+        when_checked = getattr(self.log, "when_checked", None)
+        if when_checked is not None:  # a big log is checked in the background
+            when_checked(self._report_integrity)
 
     # ----------------------------------------------------------------- commands
     def start_game(self, game: str, options: dict[str, Any] | None = None, *, source: str = "dashboard",
@@ -428,12 +431,20 @@ class Session:
                 for obs in self._parsed(self.log.read_raw()):
                     self._observe(obs)
                 return
-            if not (self.snapshots and self._resume_from_snapshot(start)):
+            try:
+                resumed = self.snapshots and self._resume_from_snapshot(start)
+            except sqlite3.DatabaseError as exc:  # a damaged snapshot page: the replay is the truth anyway
+                log.warning("snapshot of game %s unreadable: %s", start, exc)
+                resumed = False
+            if not resumed:
                 self._rebuild(start)
             for seq, kind, reason in self.log.execute(
                     "SELECT seq, kind, reason FROM quarantine WHERE seq >= ? ORDER BY seq", (start,)):
                 if seq not in self.quarantined:  # found by an earlier run, before the snapshot
                     self._quarantine(seq, kind, reason, record=False)
+        except sqlite3.DatabaseError as exc:  # damaged storage: start, and say so
+            log.error("the log cannot be read in full: %s", exc)
+            self._report_integrity([f"reading the log failed: {exc}"])
         finally:
             self._replaying = False
 
@@ -571,9 +582,10 @@ class Session:
             f"La ligne {seq} du journal ({kind}) ne peut pas être rejouée par cette version ; elle est mise de "
             f"côté et laissée hors de la partie ({reason}).", seen={"seq": seq, "kind": kind})
 
-    def _report_integrity(self) -> None:
-        problems = getattr(self.log, "integrity", [])
-        if problems:
+    def _report_integrity(self, problems: list[str]) -> None:
+        if not problems:
+            return
+        with self._lock:  # may come from the background check's thread
             shown = "; ".join(problems[:3])
             self._storage_alert(
                 "log-damaged", "log_damaged",
@@ -582,17 +594,19 @@ class Session:
                 f"Le fichier journal est abîmé ({shown}). La table continue avec ce qu'elle a pu lire ; "
                 "« passetable log check » en dit plus et « passetable log restore » ramène la dernière copie du jour.",
                 seen=problems[:10])
+            self._bump()
 
     def report_lost_rows(self, have: int, had: int, where: str) -> None:
         """The log ends at ``have`` but ``had`` was written before (a mark or a daily copy says so)."""
-        self._storage_alert(
-            "log-lost-rows", "log_lost_rows",
-            f"The log ends at row {have}, but row {had} had been written ({where}): rows {have + 1} to {had} are "
-            "lost (damaged storage?). 'passetable log restore' brings back the last daily copy.",
-            f"Le journal s'arrête à la ligne {have}, mais la ligne {had} avait été écrite ({where}) : les lignes "
-            f"{have + 1} à {had} sont perdues (stockage abîmé ?). « passetable log restore » ramène la dernière "
-            "copie du jour.", seen={"have": have, "had": had})
-        self.touch()
+        with self._lock:
+            self._storage_alert(
+                "log-lost-rows", "log_lost_rows",
+                f"The log ends at row {have}, but row {had} had been written ({where}): rows {have + 1} to {had} are "
+                "lost (damaged storage?). 'passetable log restore' brings back the last daily copy.",
+                f"Le journal s'arrête à la ligne {have}, mais la ligne {had} avait été écrite ({where}) : les lignes "
+                f"{have + 1} à {had} sont perdues (stockage abîmé ?). « passetable log restore » ramène la dernière "
+                "copie du jour.", seen={"have": have, "had": had})
+            self._bump()
 
     def _storage_alert(self, alert_id: str, kind: str, en: str, fr: str, *, seen: Any = None) -> None:
         if alert_id not in self.storage_alerts:

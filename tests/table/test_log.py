@@ -51,3 +51,29 @@ def test_a_file_that_is_not_sqlite_is_refused(tmp_path):
     path.write_bytes(b"this is not a database at all" * 100)
     with pytest.raises(LogError, match="not a usable passetable log"):
         EventLog(path)
+
+
+def test_a_big_log_is_checked_in_the_background_and_damage_is_reported(tmp_path, monkeypatch):
+    import table.log as log_module
+    from table.session import Session
+
+    path = tmp_path / "t.sqlite3"
+    log = EventLog(path)
+    for i in range(300):
+        log.append(Observation.now("board", source="sim", position=1 + i % 3))
+    log.append(Observation.now("game_start", source="sim", game="passe-murailles", options={},
+                               sensed={"slides": {}, "board": 2}))
+    log.checkpoint()
+    log.close()
+    monkeypatch.setattr(log_module, "QUICK_CHECK_INLINE_BYTES", 1024)  # "big" for this test
+    raw = bytearray(path.read_bytes())
+    page = 1024
+    raw[6 * page: 6 * page + 8] = b"\x00" * 8  # an early page's b-tree header wiped (the current game is later)
+    path.write_bytes(bytes(raw))
+    opened = EventLog(path)
+    session = Session(opened)
+    assert opened.integrity_checked.wait(10)
+    assert opened.integrity  # quick_check found it
+    alert = next(a for a in session.snapshot()["alerts"] if a["kind"] == "log_damaged")
+    assert "passetable log restore" in alert["message"]["en"] and "abîmé" in alert["message"]["fr"]
+    assert session.health()["log"]["ok"] is False and session.health()["log"]["damaged"]
