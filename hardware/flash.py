@@ -5,7 +5,8 @@
 
 Flashing goes through the Arduino's own bootloader with avrdude (Debian package
 ``avrdude``), as ``make -C hardware/firmware flash`` does; the image is
-``hardware/firmware/build/passeframe.hex``, built first (``gcc-avr``) when it is missing.
+``hardware/firmware/build/passeframe.hex`` (``/opt/passetable/firmware`` on an installed
+Pi), built first (``gcc-avr``) when it is missing.
 Nano clones with the old bootloader need ``--baud 57600``.
 
     >>> avrdude_command("/dev/passeframe", "build/passeframe.hex")
@@ -24,7 +25,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-FIRMWARE_DIR = Path(__file__).resolve().parent / "firmware"
+# The firmware's source: beside this module in a checkout; install.sh copies it (and its
+# built image) to /opt/passetable/firmware, since an installed package carries no C sources.
+FIRMWARE_DIRS = (Path(__file__).resolve().parent / "firmware", Path("/opt/passetable/firmware"))
+FIRMWARE_DIR = next((d for d in FIRMWARE_DIRS if (d / "Makefile").is_file()), FIRMWARE_DIRS[0])
 DEFAULT_PORT = "/dev/passeframe"
 
 
@@ -42,10 +46,11 @@ def avrdude_command(port: str, hex_path: str | Path, *, baud: int = 115200, mcu:
             "-U", f"flash:w:{hex_path}:i"]
 
 
-def build_hex(out_dir: Path) -> Path:
-    """Builds the firmware image into ``out_dir`` with make and avr-gcc; returns its path."""
+def build_hex(out_dir: Path, source: Path = FIRMWARE_DIR) -> Path:
+    """Builds the firmware image from ``source`` into ``out_dir`` with make and avr-gcc;
+    returns its path."""
     hex_path = out_dir / "passeframe.hex"
-    done = subprocess.run(["make", "-s", "-C", str(FIRMWARE_DIR), f"BUILD={out_dir}", str(hex_path)],
+    done = subprocess.run(["make", "-s", "-C", str(source), f"BUILD={out_dir}", str(hex_path)],
                           capture_output=True, text=True)
     if done.returncode != 0 or not hex_path.exists():
         raise RuntimeError((done.stderr or done.stdout).strip()[-800:] or "make failed")

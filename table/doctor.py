@@ -9,10 +9,10 @@ and, when it fails, what to do about it in English and French.
 The exit code is 0 only when no check fails (a check that does not apply, such as the
 card deck for the slide frame, is skipped and does not fail).
 
-    >>> results = run_checks(Target.simulated(data_dir=tmp_path, faults=["disk-full"]),  # doctest: +SKIP
-    ...                      only=["data"])
-    >>> [(r.id, r.status) for r in results]                                                # doctest: +SKIP
-    [('data', 'fail')]
+    >>> target = Target.simulated(data_dir=tmp_path, faults=["disk-full"])
+    >>> with opened(target):
+    ...     [(r.id, r.status) for r in run_checks(target, only=["data", "handshake"])]
+    [('data', 'fail'), ('handshake', 'ok')]
 
 The checks use the other packages (bridge, GPIO, vision) lazily inside the functions
 that need them, as the CLI does, so ``table`` itself loads none of them.
@@ -447,6 +447,10 @@ def check_camera(target: Target) -> Result:
     if target.open_camera is None and not target.cfg.camera.source:
         return _r(t, "camera", SKIP, "no camera in the settings ([camera] source)",
                   "aucune caméra dans les réglages ([camera] source)")
+    if target.service_state() == "active":
+        return _r(t, "camera", SKIP, "the running service holds the camera: stop it to check it "
+                  "(sudo systemctl stop passetable)", "le service en marche tient la caméra : arrêtez-le pour la "
+                  "vérifier (sudo systemctl stop passetable)")
     fix_open = ("check the ribbon cable (blue side to the board's clips), then rpicam-hello --list-cameras; "
                 "a USB webcam: ls /dev/video*", "vérifiez la nappe (côté bleu vers les clips), puis rpicam-hello "
                 "--list-cameras ; une webcam USB : ls /dev/video*")

@@ -8,8 +8,9 @@
 # What it does (each step is skipped when already done, so running it again is safe):
 #   - system packages: python3-picamera2 and python3-lgpio (Raspberry Pi OS builds them for
 #     its kernel and camera stack; pip builds would not match), python3-venv, avahi-daemon,
-#     avrdude, sqlite3; with --kiosk chromium (and cage on Lite);
+#     avrdude, gcc-avr, avr-libc, make, sqlite3; with --kiosk chromium (and cage on Lite);
 #   - a system user "passetable" in the gpio, video and dialout groups;
+#   - /opt/passetable/firmware, the sensor board's firmware source, built (gcc-avr);
 #   - /opt/passetable/venv, a venv with --system-site-packages (it sees picamera2 and lgpio),
 #     with passetable installed from this checkout; /usr/local/bin/passetable links to it;
 #   - /etc/passetable/table.toml (commented, every key; an existing one is kept);
@@ -55,7 +56,7 @@ while (($#)); do
     --no-apt) APT=0; shift ;;
     --uninstall) UNINSTALL=1; shift ;;
     --purge) PURGE=1; shift ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) die "unknown option $1 (see --help)" "option inconnue $1 (voir --help)" ;;
   esac
 done
@@ -119,7 +120,8 @@ fi
 
 # ------------------------------------------------------------------------- packages
 if ((APT)); then
-  PACKAGES=(python3-venv python3-pip python3-picamera2 python3-lgpio avahi-daemon avrdude sqlite3)
+  PACKAGES=(python3-venv python3-pip python3-picamera2 python3-lgpio avahi-daemon avrdude sqlite3
+            gcc-avr avr-libc make)
   if ((KIOSK)); then
     PACKAGES+=(chromium wget)
     [[ -e "$ROOT/usr/bin/startlxde-pi" || -e "$ROOT/usr/bin/wayfire" || -e "$ROOT/usr/bin/labwc" ]] \
@@ -160,6 +162,14 @@ else
   say "(DESTDIR) would create $OPT/venv (--system-site-packages) and pip install $SRC"
 fi
 ln -sfn /opt/passetable/venv/bin/passetable "$LINK"
+# The sensor board's firmware source (passetable firmware flash builds and writes it).
+rm -rf "$OPT/firmware"
+install -d -m 0755 "$OPT/firmware"
+(cd "$SRC/hardware/firmware" && tar --exclude=./build -cf - .) | tar -xf - -C "$OPT/firmware"
+if [[ -z "$ROOT" ]] && command -v avr-gcc >/dev/null; then
+  make -s -C "$OPT/firmware" BUILD="$OPT/firmware/build" "$OPT/firmware/build/passeframe.hex" >/dev/null \
+    || say "the firmware did not build (passetable firmware flash will say why)"
+fi
 install -m 0755 "$HERE/kiosk.sh" "$OPT/kiosk.sh"
 sed -i "s/@PORT@/$PORT/g" "$OPT/kiosk.sh"
 

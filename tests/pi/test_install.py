@@ -71,6 +71,19 @@ def test_every_file_lands_where_it_should(tmp_path):
     rule = (tmp_path / "etc/udev/rules.d/99-passeframe.rules").read_text()
     assert 'ATTRS{idVendor}=="1a86", ATTRS{idProduct}=="7523", SYMLINK+="passeframe"' in rule
     assert "@PORT@" not in (tmp_path / "opt/passetable/kiosk.sh").read_text()
+    # the firmware's source, for passetable firmware flash (an installed package has no C files)
+    assert (tmp_path / "opt/passetable/firmware/Makefile").is_file()
+    assert (tmp_path / "opt/passetable/firmware/main.c").is_file()
+    assert not (tmp_path / "opt/passetable/firmware/build").exists()
+
+
+@pytest.mark.skipif(shutil.which("avr-gcc") is None, reason="needs gcc-avr (setup.sh installs it)")
+def test_the_installed_firmware_source_builds(tmp_path):
+    install(tmp_path)
+    from hardware.flash import build_hex
+
+    image = build_hex(tmp_path / "build", tmp_path / "opt/passetable/firmware")
+    assert image.read_text().startswith(":") and image.stat().st_size > 1000
 
 
 def test_the_settings_template_lists_every_key():
