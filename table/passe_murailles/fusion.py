@@ -332,6 +332,7 @@ DROPPED = "dropped"         # a peg did go in: play the drop
 NO_DROP = "no_drop"         # nothing went in: the sensor (or the camera) was wrong
 REMOVED = "removed"         # the peg was taken out again
 CAMERA_WRONG = "camera_wrong"  # the camera misread the colour: the drop stands
+MISSED_BEFORE = "missed_before"  # the player before had dropped a peg the sensor missed (details: column)
 
 
 class DropWitness:
@@ -362,7 +363,8 @@ class DropWitness:
 
     def _drops_init(self) -> None:
         self.top_holes = {"drops": 0, "recovered": 0, "extra_alerts": 0, "late_alerts": 0, "camera_seen": 0,
-                          "camera_confirmed": 0, "camera_only": 0, "wrong_colour": 0, "missed_by_beam": 0}
+                          "camera_confirmed": 0, "camera_only": 0, "wrong_colour": 0, "missed_by_beam": 0,
+                          "missed_before": 0}
         self._fell_through: dict[int, float] = {}      # column -> t of the last drop played there that fell on
         self._awaiting_camera: dict[int, tuple[float, str]] = {}  # column -> (t, colour played), peg resting
         self._sightings: list[tuple[float, int, str]] = []         # camera-only colours: (t, column, colour)
@@ -384,6 +386,7 @@ class DropWitness:
                 f"La caméra voit un pion {NAMES[colour]['fr']} dans le trou {column + 1} du haut, mais son capteur "
                 "n'a signalé aucun pion : l'a-t-il manqué ?"), [
                 _choice(DROPPED, "A peg was dropped there: play it", "Un pion a été posé là : le jouer"),
+                self._missed_before_choice(colour),
                 _choice(NO_DROP, "No peg went in: ignore the camera", "Aucun pion n'est entré : ignorer la caméra")])
         for column, (t, _) in list(self._awaiting_camera.items()):
             if t + CAMERA_WAIT_S < obs.t:
@@ -465,6 +468,21 @@ class DropWitness:
         peg = self.g.frame.peg_at(1, column)
         if peg is not None and self.g.frame.peg(peg).colour == colour:
             return  # a peg the game knows of (carried there by the top slide)
+        fell = self._fell_through.get(column)
+        if fell is not None and obs.t - fell <= CAMERA_WAIT_S and self.g.history[-1:] == [DropPeg(column)]:
+            # The peg just played there stays in the hole, where the game has it fall on: something the game
+            # does not know of is under it, most likely a peg dropped earlier that the sensor missed.
+            self.top_holes["camera_only"] += 1
+            self._fell_through.pop(column, None)
+            alert = self._drop_alert(obs, "missed_drop", column, colour, text(
+                f"The camera sees a {NAMES[colour]['en']} peg resting in top hole {column + 1}, where the game has "
+                "the last peg fall on: is a peg the sensor missed under it?",
+                f"La caméra voit un pion {NAMES[colour]['fr']} arrêté dans le trou {column + 1} du haut, là où le "
+                "jeu fait tomber le dernier pion : un pion manqué par le capteur est-il dessous ?"), [
+                self._missed_before_choice(colour),
+                _choice(NO_DROP, "No: ignore the camera", "Non : ignorer la caméra")])
+            self.drop_disputes[alert.id]["retake"] = True
+            return
         self._sightings.append((obs.t, column, colour))
 
     def _sighted(self, column: int, t: float) -> bool:
@@ -484,6 +502,7 @@ class DropWitness:
             f"La caméra voit un pion {NAMES[colour]['fr']} dans le trou {column + 1} du haut, mais c'était au tour de "
             f"{NAMES[player]['fr']}" + (" : le pion n'est pas compté. Retirez-le." if taken_back else ".")), [
             _choice(REMOVED, "The peg was taken out", "Le pion a été retiré"),
+            self._missed_before_choice(colour),
             _choice(CAMERA_WRONG, f"It is {NAMES[player]['en']}: count the drop",
                     f"Il est {NAMES[player]['fr']} : compter le pion")] if taken_back else [
             _choice(REMOVED, "Understood", "Compris")])
@@ -502,7 +521,19 @@ class DropWitness:
         choice = str(obs.data.get("choice"))
         if choice in (NO_DROP, REMOVED):
             return True
-        if choice in (DROPPED, CAMERA_WRONG):
+        if choice == MISSED_BEFORE:
+            backup = copy.deepcopy(self.g)
+            if about.get("retake"):  # the drop the camera saw was played: take it back first
+                if self.g.history[-1:] != [DropPeg(about["column"])]:
+                    problem = ("moves were played since", "des coups ont été joués depuis")
+                    return self._cannot(obs, *problem)
+                self.g.pop()
+            problem = self._missed_before(obs, about["column"], about["colour"], obs.data.get("column"))
+            if problem is None:
+                return True
+            self.g = backup
+            en, fr = problem
+        elif choice in (DROPPED, CAMERA_WRONG):
             colour = about["colour"] if alert.kind == "missed_drop" else None
             problem = self._drop_problem(DropPeg(about["column"]), colour)
             if problem is None:
@@ -511,10 +542,47 @@ class DropWitness:
             en, fr = problem
         else:
             en, fr = f"unknown choice {choice!r}", f"choix inconnu {choice!r}"
+        return self._cannot(obs, en, fr)
+
+    def _cannot(self, obs: Observation, en: str, fr: str) -> bool:
         self.say(obs.t, f"That resolution cannot be applied ({en}); the alert stays open.",
                  f"Cette résolution ne peut pas être appliquée ({fr}) ; l'alerte reste ouverte.",
                  kind="alert", seq=obs.seq)
         return False
+
+    def _missed_before_choice(self, colour: str) -> dict[str, Any]:
+        """A colour seen out of turn is most often a drop the sensor missed earlier: the
+        other player's, whose peg fell on into a lower slide (no camera sees it there),
+        so the turns went out of step. A person says where it went in; both drops are
+        played."""
+        other = "blue" if colour == "red" else "red"
+        holes = [(c, text(f"top hole {c + 1}", f"trou {c + 1} du haut")) for c in range(self.g.profile.columns)]
+        return _choice(MISSED_BEFORE, f"{NAMES[other]['en'].capitalize()} had dropped a peg the sensor missed, "
+                       "into…", f"{NAMES[other]['fr'].capitalize()} avait posé un pion que le capteur a manqué, dans…",
+                       [_field("column", "Top hole", "Trou du haut", holes)])
+
+    def _missed_before(self, obs: Observation, column: int, colour: str, earlier: Any) -> tuple[str, str] | None:
+        """Play the missed drop into ``earlier`` for the player to move, then the drop
+        the camera saw into ``column``; nothing changes if either cannot be played."""
+        if not isinstance(earlier, int) or not 0 <= earlier < self.g.profile.columns:
+            return ("say the top hole the missed peg went into", "indiquez le trou du haut où le pion manqué est entré")
+        trial = copy.deepcopy(self.g)
+        problem = self._drop_problem(DropPeg(earlier), None)
+        if problem is None:
+            trial.apply(DropPeg(earlier))
+            if trial.is_over() or colour != trial.current_player:
+                problem = ("the turns would still not match the colour", "les tours ne correspondraient toujours pas "
+                           "à la couleur")
+            elif (refused := trial.refusal(DropPeg(column))) is not None:
+                problem = (refused.en, refused.fr)
+        if problem is not None:
+            return problem
+        self.top_holes["missed_before"] += 1
+        self._drop_played(obs, earlier, self._play_drop(obs, earlier, None))
+        self._awaiting_camera.pop(column, None)
+        self._play_drop(obs, column, colour)
+        self._fell_through.pop(column, None)
+        return None
 
     def _drop_problem(self, action: DropPeg, colour: str | None) -> tuple[str, str] | None:
         """Why ``action`` cannot be played now for a peg of ``colour``, or None."""
