@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -134,3 +135,40 @@ def test_the_real_service_notifies_systemd(notify_socket, tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_deadlocked_session_stops_the_pings_of_the_real_service(notify_socket, tmp_path, monkeypatch):
+    """The liveness probe ``_build_service`` wires in asks the session (under its lock): a
+    thread that keeps the session's lock forever stops the pings."""
+    from table import session as session_module
+    from table.cli import _build_service
+    from table.config import load_config
+
+    path, sock = notify_socket
+    made = []
+    original = session_module.Session.__init__
+
+    def remember(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(session_module.Session, "__init__", remember)
+    cfg = load_config(None)
+    cfg.service.port, cfg.service.data_dir, cfg.game.name = 0, str(tmp_path / "data"), "pass-pass"
+    service = _build_service(cfg, sim=False)
+    service.watchdog = Watchdog(Notifier(path), interval=0.02, alive=service.alive)
+    runner = threading.Thread(target=service.run_until_stopped, daemon=True)
+    runner.start()
+    try:
+        assert receive(sock, 30)[0] == "READY=1"
+        assert receive(sock, 10) == ["WATCHDOG=1"]
+        (session,) = made
+        with session._lock:                 # another thread deadlocked inside the session
+            time.sleep(0.1)                 # a tick that had the lock just before may still ping
+            drain(sock)
+            assert receive(sock, 0.5) is None, "pings went on while the session was stuck"
+        assert receive(sock, 10) == ["WATCHDOG=1"]
+    finally:
+        service.stop()
+        runner.join(10)
+    assert not runner.is_alive()
