@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -398,12 +399,22 @@ def check_pins(target: Target) -> Result:
     inputs += [("left side beam", "faisceau côté gauche", pins.side_left),
                ("right side beam", "faisceau côté droit", pins.side_right),
                ("confirm button", "bouton valider", pins.confirm), ("undo button", "bouton annuler", pins.undo)]
+    from gpiozero.exc import BadPinFactory
+
     claim = target.claim_input or _claimer(target.pin_factory)
     busy, active, devices = [], [], []
     try:
         for en, fr, pin in inputs:
             try:
-                dev = claim(pin)
+                with warnings.catch_warnings():  # gpiozero warns about each pin library it cannot load
+                    warnings.simplefilter("ignore")
+                    dev = claim(pin)
+            except BadPinFactory as exc:
+                return _r(t, "pins", FAIL, f"no GPIO pins here: {exc}", f"pas de broches GPIO ici : {exc}",
+                          ("run it on the Raspberry Pi; there: sudo apt-get install python3-lgpio, and a venv with "
+                           "--system-site-packages (hardware/pi/install.sh)", "lancez-le sur le Raspberry Pi ; "
+                           "là : sudo apt-get install python3-lgpio, et un venv avec --system-site-packages "
+                           "(hardware/pi/install.sh)"))
             except Exception as exc:
                 busy.append((en, fr, pin, type(exc).__name__))
                 continue

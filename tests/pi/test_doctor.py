@@ -128,3 +128,17 @@ def test_the_kernel_clock_question_has_an_answer():
 def test_fault_without_sim_is_refused(capsys):
     assert main(["doctor", "--fault", "disk-full"]) == 2
     assert "--fault demande --sim" in capsys.readouterr().err
+
+
+def test_a_machine_without_gpio_says_so_once(tmp_path):
+    from gpiozero.exc import BadPinFactory
+
+    def no_gpio(pin):
+        raise BadPinFactory("Unable to load any default pin factory!")
+
+    target = Target.real(None, data_dir=str(tmp_path))
+    target.service_state = lambda: None
+    target.claim_input = no_gpio
+    result = run_checks(target, ["pins"])[0]
+    assert result.status == FAIL and result.detail[0].startswith("no GPIO pins here")
+    assert "python3-lgpio" in result.fix[0] and "python3-lgpio" in result.fix[1]
