@@ -70,6 +70,17 @@ for id in "${USB_IDS[@]}"; do
     "--usb-id doit ressembler à 1a86:7523, pas $id"
 done
 
+if [[ -z "$ROOT" && -r /etc/os-release ]]; then
+  . /etc/os-release
+  case "${VERSION_CODENAME:-}" in
+    stretch|buster|bullseye) die "Raspberry Pi OS $VERSION_CODENAME is too old: Bookworm or later is needed" \
+      "Raspberry Pi OS $VERSION_CODENAME est trop ancien : il faut Bookworm ou plus récent" ;;
+  esac
+  arch="$(dpkg --print-architecture 2>/dev/null || true)"
+  [[ "$arch" == arm64 ]] || say "warning: made for 64-bit Raspberry Pi OS (arm64), this is $arch" \
+    "/ attention : prévu pour Raspberry Pi OS 64 bits (arm64), ceci est $arch"
+fi
+
 OPT="$ROOT/opt/passetable"
 ETC="$ROOT/etc/passetable"
 DATA="$ROOT/var/lib/passetable"
@@ -106,7 +117,7 @@ fi
 # ------------------------------------------------------------------------- settings first (they give the port)
 install -d -m 0755 "$ETC"
 if [[ ! -f "$ETC/table.toml" ]]; then
-  install -m 0644 "$HERE/table.toml" "$ETC/table.toml"
+  install -m 0640 "$HERE/table.toml" "$ETC/table.toml"  # it may hold the table's PIN
   [[ -n "$PORT" ]] && sed -i "s/^port = 80$/port = $PORT/" "$ETC/table.toml"
   say "wrote $ETC/table.toml"
 else
@@ -146,6 +157,7 @@ for g in gpio video dialout; do
 done
 install -d -m 0750 "$DATA"
 run chown -R passetable:passetable /var/lib/passetable
+run chown root:passetable /etc/passetable/table.toml
 
 # ------------------------------------------------------------------------- the program
 install -d -m 0755 "$OPT" "$(dirname "$LINK")"

@@ -22,7 +22,7 @@ INSTALL = PI / "install.sh"
 VENV_PASSETABLE = REPO / ".venv" / "bin" / "passetable"
 
 EXPECTED = {
-    "etc/passetable/table.toml": 0o644,
+    "etc/passetable/table.toml": 0o640,  # readable by the service's group only: it may hold the PIN
     "etc/systemd/system/passetable.service": 0o644,
     "etc/udev/rules.d/99-passeframe.rules": 0o644,
     "etc/avahi/services/passetable.service": 0o644,
