@@ -3,6 +3,7 @@ observation and per evening. Run it, it prints JSON; nothing here is a test.
 
     .venv/bin/python tests/bench/bench_storage.py startup --obs 1000000 --games 2000
     .venv/bin/python tests/bench/bench_storage.py writes --obs 2000
+    .venv/bin/python tests/bench/bench_storage.py session --obs 2000
 
 ``startup`` builds the log fast (executemany into a real file: one ``game_start`` of
 Passe-Murailles then slide facts, slides 1..6 toggling between 0 and +1, the last game
@@ -113,11 +114,59 @@ def startup(n_obs: int, n_games: int, runs: int = 5) -> dict:
                 "startup_all_s": [round(x, 3) for x in inner], "last_child": child}
 
 
-def _wchar() -> int:
+def _wchar(key: str = "wchar") -> int:
     for line in Path("/proc/self/io").read_text().splitlines():
-        if line.startswith("wchar:"):
+        if line.startswith(key + ":"):
             return int(line.split()[1])
     return 0
+
+
+def writes_session(n_obs: int) -> dict:
+    """Bytes written per observation through the whole session (snapshots, archive and
+    checkpoints at game ends included), Passe-Murailles games played by random legal
+    moves as the frame's sensors report them. Two counts: ``wchar`` (bytes handed to
+    write(2)) and ``write_bytes`` (bytes the kernel accounted to storage for this process)."""
+    import random
+
+    from table.log import EventLog
+    from table.observations import Observation
+    from table.session import Session
+
+    rng = random.Random(1)
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR")) as tmp:
+        path = Path(tmp) / "passetable.sqlite3"
+        session = Session(EventLog(path))
+        session.start_game("passe-murailles")
+        w0, b0, games, done = _wchar(), _wchar("write_bytes"), 1, 0
+        t0 = time.perf_counter()
+        while done < n_obs:
+            game = session.current_game().engine
+            if game.is_over() or len(game.history) > 300:
+                session.start_game("passe-murailles")
+                games += 1
+                done += 1
+                continue
+            action = rng.choice(game.legal_actions())
+            name = type(action).__name__
+            if name == "DropPeg":
+                obs = Observation.now("peg_drop", source="serial", column=action.column)
+            elif name == "MoveSlide":
+                obs = Observation.now("slide", source="serial", slide=action.slide,
+                                      offset=game.frame.offset(action.slide) + action.step)
+            else:
+                obs = Observation.now("board", source="serial", position=game.frame.board_position + action.step)
+            session.submit(obs)
+            done += 1
+        elapsed = time.perf_counter() - t0
+        os.sync()
+        w1, b1 = _wchar(), _wchar("write_bytes")
+        size = path.stat().st_size
+        session.log.close()
+    return {"observations": n_obs, "games": games, "submit_ms_mean": round(elapsed / n_obs * 1000, 3),
+            "wchar_per_obs": round((w1 - w0) / n_obs), "write_bytes_per_obs": round((b1 - b0) / n_obs),
+            "log_bytes_per_obs": round(size / n_obs), "evening_facts": EVENING_FACTS,
+            "evening_mb_wchar": round((w1 - w0) / n_obs * EVENING_FACTS / 2**20, 1),
+            "evening_mb_write_bytes": round((b1 - b0) / n_obs * EVENING_FACTS / 2**20, 1)}
 
 
 def _files_size(path: Path) -> int:
@@ -158,14 +207,17 @@ def writes(n_obs: int) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("what", choices=["startup", "writes"])
+    parser.add_argument("what", choices=["startup", "writes", "session"])
     parser.add_argument("--obs", type=int, default=100_000)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     from table.bench import machine
 
-    report = startup(args.obs, args.games, args.runs) if args.what == "startup" else writes(args.obs)
+    if args.what == "startup":
+        report = startup(args.obs, args.games, args.runs)
+    else:
+        report = writes(args.obs) if args.what == "writes" else writes_session(args.obs)
     report["machine"] = machine()
     print(json.dumps(report, indent=1))
     return 0
