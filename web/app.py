@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import logging
 import secrets
+import socket
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -29,12 +30,12 @@ from flask import Flask, Response, abort, jsonify, render_template, request, sen
 from flask import session as cookie
 from werkzeug.exceptions import HTTPException
 
-from table import games
+from table import games, history
 from table.errors import Refused
 from table.session import Session
 from web.auth import TableGuard
 from web.errors import LANGS, MAX_BODY, BadRequest, json_body, page_lang
-from web.hosts import allowed_hosts, host_name
+from web.hosts import allowed_hosts, host_name, lan_addresses
 from web.stream import SnapshotHub
 
 log = logging.getLogger(__name__)
@@ -171,6 +172,58 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
             abort(404)
         return send_from_directory(spec.static, asset, mimetype=GAME_ASSETS[asset], max_age=300)
 
+    @app.get("/favicon.ico")
+    def favicon():
+        return send_from_directory(app.static_folder, "favicon.svg", mimetype="image/svg+xml", max_age=86400)
+
+    @app.get("/tv")
+    def tv():
+        """The spectator view for a TV across the room: no buttons, big scores."""
+        return render_template("tv.html", lang=page_lang(), games=list(known.values()))
+
+    @app.get("/api/address")
+    def address():
+        """Where a phone can open this table: the LAN addresses (for the TV's QR code)."""
+        port = request.host.rsplit(":", 1)[1] if request.host.count(":") == 1 else ""
+        urls = [f"http://{a}:{port}/" if port else f"http://{a}/" for a in lan_addresses()]
+        return jsonify(urls=urls, name=f"{socket.gethostname().lower()}.local")
+
+    @app.get("/api/game")
+    def current():
+        """The game being played and its options (a rematch starts the same again)."""
+        record = session.current_game()
+        return jsonify(game=record.game if record else None, options=record.options if record else None)
+
+    # ------------------------------------------------------------- past games (from the log)
+    @app.get("/history")
+    def history_page():
+        lang = page_lang()
+        return render_template("history.html", lang=lang, past=history.past_games(session.log))
+
+    @app.get("/history/<int:seq>")
+    def history_game_page(seq: int):
+        lang = page_lang()
+        past = history.past_game(session.log, seq) or abort(404)
+        return render_template("history_game.html", lang=lang, g=past, iso=_local_time)
+
+    @app.get("/api/history")
+    def history_json():
+        return Response(history.to_json(history.past_games(session.log)), mimetype="application/json")
+
+    @app.get("/api/history.csv")
+    def history_csv():
+        return _download(history.to_csv(history.past_games(session.log), page_lang()), "passetable-games.csv")
+
+    @app.get("/api/history/<int:seq>")
+    def history_game_json(seq: int):
+        past = history.past_game(session.log, seq) or abort(404)
+        return jsonify(past.to_dict(feed=True))
+
+    @app.get("/api/history/<int:seq>.csv")
+    def history_game_csv(seq: int):
+        past = history.past_game(session.log, seq) or abort(404)
+        return _download(history.sheet_csv(past), f"passetable-game-{seq}.csv")
+
     @app.get("/healthz")
     def healthz():
         """200 while the table can write its log; 503 (``ok`` false, ``log.error`` in both
@@ -250,6 +303,14 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
 
         app.register_blueprint(enrol_blueprint(desk))
     return app
+
+
+def _download(text: str, filename: str) -> Response:
+    return Response(text, mimetype="text/csv", headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+def _local_time(t: float | None) -> str:
+    return datetime.fromtimestamp(t).strftime("%Y-%m-%d %H:%M") if isinstance(t, (int, float)) else ""
 
 
 _FR_HTTP = {404: "Introuvable", 405: "Méthode non autorisée", 400: "Requête invalide",

@@ -47,7 +47,7 @@ def test_a_whole_trick_through_the_scorekeeper_page(dashboard, page):
     for seat, name in enumerate(["Ana", "Bruno", "Chloé", "David"]):
         page.fill(f"#setup-names-{seat}", name)
     page.select_option("#setup-first", "1")  # Bruno leads
-    page.click("#new-game")
+    page.click("#setup-start")
     page.wait_for_selector("[data-testid=pp-grid]")
     assert "Bruno" in page.locator("[data-testid=pp-prompt]").inner_text()
     assert page.locator("[data-testid=pp-grid] button").count() == 48

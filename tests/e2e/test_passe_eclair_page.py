@@ -38,7 +38,7 @@ def test_one_turn_by_taps_with_a_wrong_card_flagged_spotted_and_undone(dashboard
     page.fill("#setup-names-1", "Bo")
     page.fill("#setup-names-2", "Cy")
     page.select_option("#setup-coach", "2")
-    page.click("#new-game")
+    page.click("#setup-start")
     page.wait_for_selector("[data-testid=pe-start-leon-marlon]")
     assert session._adapter.setup == {"players": 3, "names": ["Ana", "Bo", "Cy"], "coach": 2}
     assert "Cy" in _text(page, "pe-phase")  # the coach turns the start card

@@ -49,6 +49,8 @@ def test_new_game_button_starts_over(run_service, page):
     page.goto(service.url)
     page.wait_for_function("() => document.querySelectorAll('#feed li').length > 6", timeout=60_000)
     page.click("#new-game")
+    page.click("#setup-start")
+    page.click("#confirm-yes")
     page.wait_for_function(
         "() => [...document.querySelectorAll('#feed li')].some(li => li.textContent.includes('Nouvelle partie'))"
     )

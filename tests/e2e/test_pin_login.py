@@ -23,7 +23,7 @@ def test_the_page_asks_for_the_pin_once_and_the_tap_goes_through(run_service, st
     page.goto(service.url + "?lang=en")
     page.wait_for_selector("#setup-players")
     page.select_option("#setup-players", "3")
-    page.click("#new-game")
+    page.click("#setup-start")
     page.wait_for_selector("#pin-dialog[open]")
     assert _state(service.url)["game"] is None                    # nothing happened without the PIN
     page.fill("#pin-input", "1111")
@@ -38,8 +38,9 @@ def test_the_page_asks_for_the_pin_once_and_the_tap_goes_through(run_service, st
     page.reload()
     page.wait_for_selector("[data-testid=pp-grid]")
     page.click("#setup summary")
-    page.click("#new-game")                                       # logged in: no second question
-    deadline = time.monotonic() + 10
+    page.click("#setup-start")                                    # logged in: no second question
+    page.click("#confirm-yes")                                    # a game is on: asked, then 10 s to cancel
+    deadline = time.monotonic() + 25
     while _state(service.url)["game_seq"] == seq and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _state(service.url)["game_seq"] > seq

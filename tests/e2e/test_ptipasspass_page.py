@@ -161,14 +161,17 @@ def test_new_game_form_sets_players_names_and_first(table, page):
     page.fill("#setup-names-0", "Zoé")
     page.fill("#setup-names-3", "Dan")
     page.select_option("#setup-first", "3")
-    page.click("#new-game")
+    page.click("#setup-start")
+    page.click("#confirm-yes")                        # a game is on: asked first, then 10 s to cancel
+    page.wait_for_selector("#grace")
     page.wait_for_selector("[data-testid=player-4]")
     assert "Dan" in page.locator("[data-testid=ppp-turn]").inner_text()
     assert page.locator("[data-testid=player-0]").inner_text().startswith("Zoé")
     assert page.locator("[data-testid=player-1]").inner_text().startswith("Player 2")
     # the form keeps what was typed across live updates, and refuses twin names
+    page.click("#new-game")                           # the form folded once the game started
     page.fill("#setup-names-1", "zoé")
-    page.click("#new-game")
+    page.click("#setup-start")
     page.wait_for_selector("#status .alert-box")
     assert "same name" in page.locator("#status").inner_text()
     assert session._adapter.names[0] == "Zoé" and session._adapter.g.players == 5

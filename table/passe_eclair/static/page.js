@@ -133,7 +133,7 @@
                                 onclick: () => { ui.michiFrom = null; entry("passe_eclair.michi_swap", data); } },
                     seatName(v, s)));
     }
-    if (noOneCanPlay) box.append(el("button", { onclick: () => { ui.michiFrom = null; PT.renderers[GAME](PT.state, root); } },
+    if (noOneCanPlay) box.append(el("button", { onclick: () => { ui.michiFrom = null; PT.redraw(); } },
                                     t("cancel")));
     return box;
   }
@@ -148,7 +148,7 @@
     for (let s = 0; s < v.players; s++) {
       if (v.hand_sizes[s] === 0) continue;
       box.append(el("button", { class: "pe-choice", "data-testid": `pe-michi-from-${s}`,
-                                onclick: () => { ui.michiFrom = s; PT.renderers[GAME](PT.state, root); } },
+                                onclick: () => { ui.michiFrom = s; PT.redraw(); } },
                     `${t("michi_blocked")} ${seatName(v, s)}`));
     }
     return box;
@@ -165,7 +165,7 @@
     };
     box.append(el("div", {}, t("victory") + " : ", ...r.victory_choices.map((p) => el("button", {
       class: "pe-choice" + (ui.victory === p ? " pe-chosen" : ""), "data-testid": `pe-victory-${p}`,
-      onclick: () => { if (due === null) send(p); else { ui.victory = p; PT.renderers[GAME](PT.state, root); } },
+      onclick: () => { if (due === null) send(p); else { ui.victory = p; PT.redraw(); } },
     }, String(p)))));
     if (due !== null) {
       box.append(el("div", {}, `${t("consolation")} ${seatName(v, due)} : `, ...r.consolation_choices.map((c) =>

@@ -121,7 +121,7 @@
     if (v.phase === "name_cup") { enter({ action: "Place", seat: v.active, colour: null, cup: cell }); return; }
     const at = selected.findIndex((p) => same(p, cell));
     if (at >= 0) selected.splice(at, 1); else if (selected.length < 3) selected.push(cell);
-    PT.renderers[GAME](PT.state, document.getElementById("table-view"));
+    PT.redraw();
   }
 
   // ------------------------------------------------------------------ entries by phase
@@ -168,7 +168,7 @@
     swap.disabled = !(v.can_swap && selected.length === 2 && contiguous(v, selected[0], selected[1]));
     const lift = button(s("reveal"), "reveal", () => enter({ action: "Reveal", seat: v.active, line: selected }));
     lift.disabled = !(selected.length === 3 && isLine(v, selected));
-    const clear = button(s("clear"), "clear-selection", () => { selected = []; PT.renderers[GAME](PT.state, document.getElementById("table-view")); });
+    const clear = button(s("clear"), "clear-selection", () => { selected = []; PT.redraw(); });
     out.push(PT.el("div", {}, swap, lift, clear));
     if (!v.can_swap) out.push(PT.el("p", { class: "muted" }, s("swapped")));
     if (v.can_abandon) out.push(button(s("abandon"), "abandon", () => enter({ action: "AbandonRound" })));
@@ -195,7 +195,7 @@
       for (const c of cup.known) drafts[k][c] += 1;
     }
     const d = drafts[k], total = COLOURS.reduce((n, c) => n + d[c], 0);
-    const redraw = () => PT.renderers[GAME](PT.state, document.getElementById("table-view"));
+    const redraw = () => PT.redraw();
     const counters = COLOURS.map((c) => PT.el("span", { class: `ppp-counter ${c}` }, dot(c),
       button("−", `less-${k}-${c}`, () => { d[c] = Math.max(0, d[c] - 1); redraw(); }),
       PT.el("span", { "data-testid": `n-${k}-${c}` }, String(d[c])),
