@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
 from collections import deque
@@ -79,7 +78,9 @@ class TablePublisher:
         self.connected = False
         self.last_error = ""
         self.since = clock()
-        self._client = mqtt_client.make_client(self.settings, client_id=f"passetable-{table}-{os.getpid()}")
+        # One client id per table name: a table restarted before the broker noticed the old
+        # connection's end takes its place at once (the old one's will comes first, not later).
+        self._client = mqtt_client.make_client(self.settings, client_id=f"passetable-table-{table}")
         self._client.will_set(self.topics.health, self._health_payload("offline"), qos=1, retain=True)
         # paho's own queue holds what is in flight (not yet acknowledged): room for one burst of ours
         self._client.max_queued_messages_set(self.settings.queue_limit + PAHO_SPARE)
@@ -163,8 +164,9 @@ class TablePublisher:
                 state = compact(snap, table=self.settings.table, t=changed_at, url=self.settings.page_url)
                 key = {k: v for k, v in state.items() if k not in ("t", "version")}
                 if key != last_key:  # health-only wake-ups change no key and publish nothing
-                    if last_key is not None:
-                        changed_at = state["t"] = self.clock()
+                    # the first time: when the game last moved (its last sentence), not when we started
+                    first = last_key is None and snap["feed"]
+                    changed_at = state["t"] = snap["feed"][-1]["t"] if first else self.clock()
                     last_key, dirty = key, True
                 if dirty:
                     self._publish(self.topics.state, state, retain=True)
