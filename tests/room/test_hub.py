@@ -114,6 +114,14 @@ def test_a_table_killed_with_sigkill_shows_offline(broker, make_session, hub_ser
         listed = api_tables(server)
         assert listed["bar-2"]["online"]  # the other table is untouched
         assert listed["bar-1"]["players"]  # its last state stays on the card
+        # restarted on the same log: online again, and the game carries on from where it was
+        before = listed["bar-1"]["seq"]
+        again = TableProcess(broker, "bar-1", tmp_path / "bar-1", "--keepalive", "2", "--pace", "0.1", "--seed", "3")
+        try:
+            assert wait_until(lambda: api_tables(server)["bar-1"]["online"], timeout=20)
+            assert wait_until(lambda: api_tables(server)["bar-1"]["seq"] > before, timeout=20)
+        finally:
+            again.stop()
     finally:
         killed.stop()
         other.stop()
