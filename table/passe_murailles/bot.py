@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 LEVELS = (1, 2, 3, 4, 5)
 DEPTHS = {2: 1, 3: 2, 4: 4, 5: 64}  # plies searched per level (level 5: until the budget runs out)
 SHARE = {2: 1.0, 3: 1.0, 4: 0.25, 5: 1.0}  # of the time (and node) budget each level may spend
-MARGIN_S = 0.003  # kept back for the last clock check and the answer
+MARGIN_S, MARGIN_SHARE = 0.003, 0.05  # kept back for the last clock check and the answer on a busy machine
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,8 @@ def bot_turn(game: Game, level: int = 5, budget_s: float = 0.2, rng: random.Rand
         move, depth, value = beginner_move(pos, rng or random.Random(hash(pos.key()))), 0, 0.0
     else:
         # The budget counts from the call: reading the game and the clock checks come out of it.
-        left = max(0.0, budget_s * SHARE[level] - (time.perf_counter() - started) - MARGIN_S)
+        spend = budget_s * SHARE[level] * (1 - MARGIN_SHARE) - MARGIN_S
+        left = max(0.0, spend - (time.perf_counter() - started))
         nodes = None if max_nodes is None else max(1, int(max_nodes * SHARE[level]))
         result = (searcher or Searcher()).search(pos, max_depth=DEPTHS[level], budget_s=left, max_nodes=nodes)
         move, depth, value = result.move, result.depth, result.value
