@@ -20,15 +20,20 @@ them without knowing which game it runs:
 
 Real: the sensor board on the serial port, read by the bridge; beams, buttons, lights
 and buzzer on the Pi's GPIO. Simulated: the same bridge reading the pure-Python sensor
-board over a pseudo-terminal, the same GPIO code on gpiozero's ``MockFactory`` pins, and
-two simulated players moving the simulated frame. Each part has ``start()``/``stop()``.
+board (slides, board, top-hole drops) over a pseudo-terminal, the same GPIO code on
+gpiozero's ``MockFactory`` pins, rendered camera frames through the real vision code
+(the colour in the top holes), and two simulated players moving the simulated frame.
+Each part has ``start()``/``stop()``.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from table.config import ConfigError
+
+log = logging.getLogger(__name__)
 
 
 def attach(session: Any, settings: Any, game_options: dict[str, Any]) -> list[Any]:
@@ -71,8 +76,28 @@ def simulate(session: Any, *, settings: Any, game_options: dict[str, Any], pace:
     board, bridge = _serial_stand_in(session, parsed.hole_faults(), profile.columns, seed)
     sensors = GpioSensors(session, factory, gpio.pins, clock, board=board)
     table = SimulatedTable(session, sensors, pace=pace, seed=seed, profile=profile, restart_after=restart_after,
-                           clock=clock, faults=parsed, game_options=game_options)
+                           clock=clock, faults=parsed, game_options=game_options,
+                           camera=_rendered_camera(session, clock, seed, profile.columns))
     return [gpio, _Stopper(board), bridge, table]
+
+
+def _rendered_camera(session: Any, clock: Any, seed: int | None, columns: int) -> Any:
+    """The camera witness on rendered frames through the real vision code, or None
+    (logged) when it cannot be set up here: the table still plays without it."""
+    from hardware.sim_table import RenderedCamera
+
+    try:
+        camera = RenderedCamera(session, clock, seed=seed or 1)
+    except Exception as exc:  # no OpenCV, a calibration that does not fit: play on without the witness
+        log.warning("simulated camera unavailable (%s); playing without it / caméra simulée indisponible (%s) ; "
+                    "la partie continue sans elle", exc, exc)
+        return None
+    if camera.profile.frame_holes != columns:
+        log.warning("simulated camera: the vision profile has %d top holes, the frame %d columns; no camera / "
+                    "caméra simulée : le profil de vision a %d trous, le cadre %d colonnes ; pas de caméra",
+                    camera.profile.frame_holes, columns, camera.profile.frame_holes, columns)
+        return None
+    return camera
 
 
 def _serial_stand_in(session: Any, hole_faults: Any, holes: int, seed: int | None) -> tuple[Any, Any]:

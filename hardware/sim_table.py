@@ -75,13 +75,13 @@ class SensorOutputs(Protocol):
 
 
 class CameraStandIn:
-    """The camera's ``peg_seen`` for tests and the bench, **not** a real transport: the
-    simulated table has no rendered frames yet, so this hands the colour in a top hole
-    straight to the session, with its own source (``sim-camera``) so that a log shows it
-    for what it is. ``passetable run --sim`` never uses it.
+    """The camera's ``peg_seen`` for fast tests, **not** a real transport: it hands each
+    colour newly in a top hole straight to the session, with its own source
+    (``sim-camera``) so that a log shows it for what it is. ``passetable run --sim`` uses
+    :class:`RenderedCamera` instead.
 
-    ``delay``: how long after the peg came to rest the camera reports it (its
-    stability filter waits a few frames)."""
+    ``delay``: how long after the peg came to rest the camera reports it (its stability
+    filter waits a few frames)."""
 
     def __init__(self, session: Session, clock: Any, *, delay: float = 0.1, source: str = "sim-camera"):
         self.session = session
@@ -89,13 +89,94 @@ class CameraStandIn:
         self.delay = delay
         self.source = source
         self.seen = 0
+        self._shown: set[tuple[int, str]] = set()
 
-    def peg_seen(self, column: int, colour: str) -> None:
-        if self.delay:
+    def show(self, pegs: dict[int, str]) -> None:
+        """The colours now in the top holes (column → colour)."""
+        new = sorted(set(pegs.items()) - self._shown)
+        self._shown = set(pegs.items())
+        if new and self.delay:
             self.clock.sleep(self.delay)
-        self.seen += 1
-        self.session.submit(Observation.now(PEG_SEEN, source=self.source, t=self.clock(), column=column,
-                                            colour=colour))
+        for column, colour in new:
+            self.seen += 1
+            self.session.submit(Observation.now(PEG_SEEN, source=self.source, t=self.clock(), column=column,
+                                                colour=colour))
+
+
+class RenderedCamera:
+    """The camera witness through the real vision code: each time the top holes change,
+    frames of the frame are rendered (``vision.synth``: the table's markers, the holes,
+    the peg heads, seen by a tilted camera with light and noise) and go through the
+    calibration, colour model and :class:`vision.pipeline.TableWatcher` that a real
+    camera's frames go through; its ``peg_seen`` (source ``camera``) reach the session.
+
+        >>> from table.timers import ManualClock
+        >>> clock = ManualClock()
+        >>> camera = RenderedCamera(session, clock, seed=1)   # a calibration shot is rendered and fitted
+        >>> camera.show({2: "red", 4: "blue"})
+        >>> [(o.kind, o.source, o.data["column"], o.data["colour"]) for o in session.log.read()]
+        [('peg_seen', 'camera', 2, 'red'), ('peg_seen', 'camera', 4, 'blue')]
+        >>> camera.show({2: "red", 4: "blue"}); camera.frames      # nothing changed: no frame
+        5
+        >>> camera.show({4: "blue"}); camera.show({4: "blue", 2: "blue"})
+        >>> [o.data["colour"] for o in session.log.read()]
+        ['red', 'blue', 'blue']
+    """
+
+    CALIBRATION_TOKENS = {(0, 0): ["blue"], (0, 1): ["green"], (0, 2): ["orange"]}
+    CALIBRATION_CUPS = frozenset({(0, 4)})
+    CALIBRATION_PEGS = {0: "red", 1: "blue"}
+
+    def __init__(self, session: Session, clock: Any, *, seed: int = 1, fps: float = 30.0, appear_frames: int = 3,
+                 vanish_frames: int = 5):
+        import numpy as np
+
+        from vision.calibration import calibrate
+        from vision.markers import marker_pictures
+        from vision.pipeline import TableWatcher
+        from vision.profile import TableProfile
+        from vision.synth.items import peg_discs, token_discs
+        from vision.synth.scene import SceneStyle, _background, random_camera, render_table
+        from vision.tokens import ColourModel
+
+        self.session, self.clock, self.fps = session, clock, fps
+        self.profile = TableProfile.load()
+        self._rng = np.random.default_rng(seed)
+        self._view = random_camera(self._rng, SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
+        background = _background(self._rng, (1280, 720))
+        pictures = marker_pictures(self.profile)
+        shot = render_table([], self._view, self._rng, SceneStyle.clean(), pictures=pictures, background=background,
+                            discs=token_discs(self.profile, self.CALIBRATION_TOKENS, self.CALIBRATION_CUPS)
+                            + peg_discs(self.profile, self.CALIBRATION_PEGS)).image
+        calibration = calibrate(shot, self.profile)
+        colours = ColourModel.from_shot(shot, calibration, self.profile)
+        # The still part of every frame (markers, cloth, empty holes), drawn once; each frame adds the peg heads.
+        self._base = render_table([], self._view, self._rng, SceneStyle(), pictures=pictures, background=background,
+                                  discs=peg_discs(self.profile, {})).image
+        self._render, self._pegs, self._style = render_table, peg_discs, SceneStyle.clean()
+        self.watcher = TableWatcher(None, calibration, self.profile, colours=colours, watch_holes=True,
+                                    appear_frames=appear_frames, vanish_frames=vanish_frames)
+        self._frames_per_change = max(appear_frames, vanish_frames)
+        self._shown: dict[int, str] | None = None
+        self.frames = 0
+
+    def show(self, pegs: dict[int, str]) -> None:
+        """The colours now in the top holes (column → colour): frames until the
+        watcher has settled on them."""
+        from vision.sources import Frame
+
+        pegs = {c: colour for c, colour in pegs.items() if c < self.profile.frame_holes}
+        if pegs == self._shown:
+            return
+        self._shown = dict(pegs)
+        radius = self.profile.frame_hole_radius_mm
+        heads = [d for d in self._pegs(self.profile, pegs) if d.radius_mm < radius]
+        for _ in range(self._frames_per_change):
+            self.clock.sleep(1.0 / self.fps)
+            image = self._render([], self._view, self._rng, self._style, discs=heads, background=self._base).image
+            self.frames += 1
+            for obs in self.watcher.process(Frame(image, self.clock(), self.frames)):
+                self.session.submit(obs)
 
 
 FAULT_KINDS = ("miss", "chatter", "jam")
@@ -339,6 +420,8 @@ class SimulatedTable(PlayerThread):
         start = Frame(self.profile)
         for column in sorted(self._top_holes()):
             self.sensors.hole_cleared(column)  # the pegs are gathered up first
+        if self.camera is not None:
+            self.camera.show({})
         for n in range(1, 7):
             # one notch at a time, as a hand does (the pegs were gathered up first)
             position = self.frame.offset(n)
@@ -434,11 +517,7 @@ class SimulatedTable(PlayerThread):
             if after.get(column) != carried[column]:
                 self.sensors.hole_cleared(column)
         if self.camera is not None:
-            colour = {c: self.frame.peg(p).colour for c, p in after.items()}
-            was = {(c, self.frame.peg(p).colour) for c, p in before.items()}
-            for column in sorted(after):
-                if (column, colour[column]) not in was:
-                    self.camera.peg_seen(column, colour[column])
+            self.camera.show({c: self.frame.peg(p).colour for c, p in after.items()})
     def _report_falls(self, events: list[Any]) -> None:
         for event in events:
             if isinstance(event, PushedOff):

@@ -89,7 +89,8 @@ def test_new_game_from_the_dashboard_resets_the_frame_through_the_sensors(tmp_pa
 
 def test_run_sim_logs_no_fact_with_source_sim(tmp_path):
     """What ``passetable run --sim`` starts (the game's ``simulator``): the pty sensor
-    board read by the real bridge, mock GPIO pins, the players; with top-hole faults on.
+    board read by the real bridge, mock GPIO pins, rendered camera frames read by the
+    vision pipeline, the players; with top-hole faults on.
     The test waits (bounded) until drops were logged, then reads the whole log."""
     session = Session(EventLog(tmp_path / "run.sqlite3"))
     options: dict = {}
@@ -112,4 +113,5 @@ def test_run_sim_logs_no_fact_with_source_sim(tmp_path):
     assert "sim" not in {o.source for o in session.log.read()}
     assert {o.source for o in facts} <= {"serial", "gpio", "camera"}
     assert {o.source for o in facts if o.kind == "peg_drop"} == {"serial"}
+    assert {o.source for o in facts if o.kind == "peg_seen"} == {"camera"}   # rendered frames, the vision code
     session.log.close()
