@@ -195,3 +195,22 @@ def test_live_pages_get_the_room_then_only_the_tables_that_changed(broker, make_
     finally:
         for t in tables:
             t.stop()
+
+
+def test_stray_messages_never_break_the_hub(broker, hub_server, listen):
+    hub, server = hub_server
+    stray = listen(broker, "nothing/#")
+    for topic, payload in [("passetable/x1/state", b"[1, 2]"), ("passetable/x1/state", b"not json"),
+                           ("passetable/x1/command/result", b"[]"), ("passetable/x1/alerts", {"alerts": "many"}),
+                           ("passetable/x1/health", {"status": "online", "url": "javascript:alert(1)"}),
+                           ("passetable/x2/state", {"players": "Ana", "turn": "1", "winners": 3, "seq": "9"}),
+                           ("passetable/bad/name/state", {"game": "x"})]:
+        stray.client.publish(topic, payload if isinstance(payload, bytes) else json.dumps(payload), retain=True)
+    assert wait_until(lambda: sorted(api_tables(server)) == ["x1", "x2"], timeout=10)
+    listed = api_tables(server)
+    assert listed["x1"]["online"] and listed["x1"]["url"] is None and listed["x1"]["alerts"] == []
+    assert listed["x2"]["players"] == [] and listed["x2"]["turn"] is None and listed["x2"]["seq"] is None
+    assert hub.health()["connected"]  # paho's thread is still alive
+    for topic in ("passetable/x1/state", "passetable/x1/alerts", "passetable/x1/health", "passetable/x2/state"):
+        stray.client.publish(topic, b"", retain=True)  # emptied retained topics: the tables go away
+    assert wait_until(lambda: api_tables(server) == {}, timeout=10)

@@ -136,7 +136,7 @@ class RoomHub:
                 log.warning("unreadable message on %s", msg.topic)
                 return
         if kind == "result":
-            waiter = self._waiting.get((body or {}).get("id"))
+            waiter = self._waiting.get(body.get("id")) if isinstance(body, dict) else None
             if waiter is not None:
                 waiter["result"] = body
                 waiter["event"].set()
@@ -162,25 +162,38 @@ class RoomHub:
             self._changed.notify_all()
 
 
+def _listed(value: Any) -> list[dict[str, Any]]:
+    """Only objects from a list: whatever else a stray publisher sends never reaches the page."""
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
 def _table_view(name: str, parts: dict[str, Any]) -> dict[str, Any]:
     """What ``/api/tables`` says of one table."""
     state = parts.get("state") or {}
     health = parts.get("health") or {}
-    alerts = (parts.get("alerts") or {}).get("alerts") or []
-    status = health.get("status", "unknown")
+    alerts = _listed((parts.get("alerts") or {}).get("alerts"))
+    status = health.get("status") if health.get("status") in ("online", "offline") else "unknown"
+    turn = state.get("turn")
     return {
         "table": name,
-        "game": state.get("game"),
-        "players": state.get("players") or [],
-        "turn": state.get("turn"),
-        "over": state.get("over", False),
-        "winners": state.get("winners") or [],
+        "game": state.get("game") if isinstance(state.get("game"), str) else None,
+        "players": [{"name": p.get("name"), "score": p.get("score"), **({"team": p["team"]} if "team" in p else {})}
+                    for p in _listed(state.get("players"))],
+        "turn": turn if isinstance(turn, int) and not isinstance(turn, bool) else None,
+        "over": state.get("over") is True,
+        "winners": [w for w in state.get("winners") or [] if isinstance(w, int)]
+        if isinstance(state.get("winners"), list) else [],
         "alerts": alerts,
         "online": status == "online",
         "status": status,
-        "last_change": state.get("t"),
-        "seq": state.get("seq"),
-        "last": state.get("last"),
-        "url": state.get("url") or health.get("url"),
-        "commands": bool(health.get("commands")),
+        "last_change": state.get("t") if isinstance(state.get("t"), (int, float)) else None,
+        "seq": state.get("seq") if isinstance(state.get("seq"), int) else None,
+        "last": state.get("last") if isinstance(state.get("last"), dict) else None,
+        "url": _url(state.get("url")) or _url(health.get("url")),
+        "commands": health.get("commands") is True,
     }
+
+
+def _url(value: Any) -> str | None:
+    """A link the page may show: http(s) only (no javascript: from a stray publisher)."""
+    return value if isinstance(value, str) and value.startswith(("http://", "https://")) else None

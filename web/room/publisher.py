@@ -262,6 +262,12 @@ class TablePublisher:
             log.warning("command refused on %s: %s", self.settings.table, exc.en)
             result = {"id": cid or _id_of(msg.payload), "ok": False, "error": {"code": exc.code, "en": exc.en,
                                                                               "fr": exc.fr}}
+        except Exception:  # a bug must not end paho's thread, which would end the publishing
+            log.exception("command failed on %s", self.settings.table)
+            self.counters["refused_commands"] += 1
+            result = {"id": cid, "ok": False, "error": {
+                "code": "internal", "en": "the table failed to apply the command; see its log",
+                "fr": "la table n'a pas pu appliquer la commande ; voir son journal"}}
         client.publish(self.topics.result, json.dumps(result, ensure_ascii=False), qos=1)
 
 
