@@ -25,6 +25,7 @@
 # steps that would change the running system (packages, user, venv, services): the tests
 # check an installation that way.
 set -euo pipefail
+umask 022  # the venv and files must be readable by the service's user whatever root's umask is
 
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HERE="$SRC/hardware/pi"
@@ -44,6 +45,8 @@ say() { printf 'install: %s\n' "$*"; }
 die() { printf 'install: %s\ninstall : %s\n' "$1" "$2" >&2; exit 2; }
 # Commands that change the running system: printed only under DESTDIR.
 run() { if [[ -n "$ROOT" ]]; then say "(DESTDIR) would run: $*"; else "$@"; fi; }
+# ...and those that may fail without harm (no udev or systemd running, as in a chroot).
+soft() { run "$@" || say "warning: '$*' failed; do it once the Pi runs / attention : « $* » a échoué ; à refaire sur le Pi démarré"; }
 
 while (($#)); do
   case "$1" in
@@ -98,8 +101,8 @@ if ((UNINSTALL)); then
   fi
   rm -f "$UNIT" "$KIOSK_UNIT" "$RULE" "$AVAHI" "$AUTOSTART" "$LINK"
   rm -rf "$OPT"
-  run systemctl daemon-reload
-  run udevadm control --reload
+  soft systemctl daemon-reload
+  soft udevadm control --reload
   if ((PURGE)); then
     rm -rf "$ETC" "$DATA"
     if [[ -z "$ROOT" ]]; then
@@ -162,11 +165,13 @@ run chown root:passetable /etc/passetable/table.toml
 # ------------------------------------------------------------------------- the program
 install -d -m 0755 "$OPT" "$(dirname "$LINK")"
 if [[ -z "$ROOT" ]]; then
-  [[ -x "$OPT/venv/bin/python" ]] || python3 -m venv --system-site-packages "$OPT/venv"
+  # Debian's own python3, whatever else is on root's PATH (pyenv...): its dist-packages hold
+  # picamera2 and lgpio, and the service's user must be able to run it.
+  [[ -x "$OPT/venv/bin/python" ]] || /usr/bin/python3 -m venv --system-site-packages "$OPT/venv"
   # The venv must use Raspberry Pi OS's numpy: picamera2's compiled parts are built against it.
   constraints="$OPT/constraints.txt"
   : >"$constraints"
-  sysnp="$(python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)"
+  sysnp="$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)"
   [[ -n "$sysnp" ]] && echo "numpy==$sysnp" >>"$constraints" && echo "opencv-python-headless<4.11" >>"$constraints"
   "$OPT/venv/bin/python" -m pip install -q --upgrade pip
   "$OPT/venv/bin/python" -m pip install -q --constraint "$constraints" "$SRC"
@@ -208,21 +213,21 @@ if ((KIOSK)); then
     install -D -m 0644 "$HERE/passetable-kiosk.service" "$KIOSK_UNIT"  # Lite: cage on tty1
     id passetable-kiosk >/dev/null 2>&1 || run useradd --system --create-home --shell /usr/sbin/nologin \
       --groups video,render,input passetable-kiosk
-    run systemctl enable passetable-kiosk.service
+    soft systemctl enable passetable-kiosk.service
   fi
 fi
 
 # ------------------------------------------------------------------------- hostname, services
 if [[ -n "$HOST_NAME" && -z "$ROOT" && "$(hostname)" != "$HOST_NAME" ]]; then
-  if command -v hostnamectl >/dev/null; then hostnamectl set-hostname "$HOST_NAME"; fi
+  hostnamectl set-hostname "$HOST_NAME" 2>/dev/null || echo "$HOST_NAME" >/etc/hostname
   sed -i "s/^127\.0\.1\.1.*/127.0.1.1\t$HOST_NAME/" /etc/hosts
   say "hostname is now $HOST_NAME: http://$HOST_NAME.local/ / le nom de la machine est $HOST_NAME"
 fi
-run udevadm control --reload
-run udevadm trigger --subsystem-match=tty --action=add
-run systemctl daemon-reload
+soft udevadm control --reload
+soft udevadm trigger --subsystem-match=tty --action=add
+soft systemctl daemon-reload
 run systemctl enable passetable.service
-run systemctl restart passetable.service
-run systemctl reload-or-restart avahi-daemon.service
+soft systemctl restart passetable.service
+soft systemctl reload-or-restart avahi-daemon.service
 say "done: passetable is at http://${HOST_NAME:-$(hostname)}.local$([[ "$PORT" == 80 ]] || echo ":$PORT")/" \
     "— check it: sudo -u passetable passetable doctor / vérifiez : sudo -u passetable passetable doctor"
