@@ -27,6 +27,16 @@ if [[ ! -x .venv/bin/python ]]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
+# axe-core for the browser tests' accessibility check (injected into the pages by Playwright;
+# never served by the table), vendored with npm into the git-ignored .vendor folder.
+if [[ ! -f .vendor/node_modules/axe-core/axe.min.js ]]; then
+  if command -v npm >/dev/null 2>&1; then
+    echo "setup: vendoring axe-core into .vendor"
+    npm install --silent --no-audit --no-fund --prefix .vendor axe-core@4
+  else
+    echo "setup: npm is missing: the accessibility tests will fail (apt-get install npm)"
+  fi
+fi
 # The frame's firmware, built as it would be flashed (its flash and RAM use are printed).
 make -s -C hardware/firmware
 echo "setup: done"

@@ -3,21 +3,32 @@
 "use strict";
 
 // Every handler given to PT.el runs through here: the patcher swaps `el.__on` for the newest
-// handlers, so a kept button always does what it now shows. A button whose handler returns a
-// promise (a request) stays disabled until the answer is drawn: a double tap enters one card.
+// handlers, so a kept button always does what it now shows. A button whose handler sends a
+// request is busy (aria-disabled, a second tap ignored) until the answer is drawn: a double
+// tap enters one card. Taps on the game's own buttons run one after the other, each once the
+// previous one's answer is drawn, with the handler the button has by then (the right seat).
+let entries = Promise.resolve();
 function dispatch(ev) {
-  const target = ev.currentTarget, handler = target.__on && target.__on[ev.type];
-  if (!handler) return;
+  const target = ev.currentTarget, type = ev.type;
+  if (!target.__on || !target.__on[type]) return;
   if (target.dataset.busy) { ev.preventDefault(); return; }
-  const result = handler.call(target, ev);
-  if (target.tagName === "BUTTON" && result && typeof result.then === "function") {
-    target.__wantDisabled = target.disabled;
+  const isButton = target.tagName === "BUTTON";
+  const run = () => {
+    const handler = target.__on && target.__on[type];
+    if (!handler || (isButton && (target.disabled || !target.isConnected) && target.dataset.busy === "queued")) return null;
+    const result = handler.call(target, ev, target);
+    return result && typeof result.then === "function"
+      ? result.then((data) => PT.afterVersion(data && data.version), () => null) : null;
+  };
+  if (!isButton) { run(); return; }
+  const release = () => { delete target.dataset.busy; target.removeAttribute("aria-disabled"); };
+  target.dataset.busy = "queued";
+  target.setAttribute("aria-disabled", "true");
+  if (target.closest("#table-view, #alerts")) {
+    entries = entries.then(run).catch(() => null).finally(release);
+  } else {
     target.dataset.busy = "1";
-    target.disabled = true;
-    result.then((data) => PT.afterVersion(data && data.version), () => null).finally(() => {
-      delete target.dataset.busy;
-      target.disabled = Boolean(target.__wantDisabled);
-    });
+    Promise.resolve(run()).catch(() => null).finally(release);
   }
 }
 const versionWaiters = [];
@@ -187,10 +198,10 @@ function renderAlerts(alerts) {
         ...f.options.map((o) => PT.el("option", { value: JSON.stringify(o.value) }, PT.tx(o.label)))));
       const button = PT.el("button", {
         class: "resolve", "data-alert": a.id, "data-choice": c.id,
-        onclick: (ev) => {
+        onclick: (ev, button) => {
           const details = {};
           // the live selects (kept by the patcher), not the ones this handler was drawn with
-          const holder = ev.currentTarget.closest(".choice-with-fields");
+          const holder = button.closest(".choice-with-fields");
           (holder ? [...holder.querySelectorAll("select[data-field]")] : []).forEach((sel) => {
             details[sel.dataset.field] = JSON.parse(sel.value);
           });

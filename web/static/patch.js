@@ -31,19 +31,16 @@
   }
 
   function patchAttributes(live, fresh) {
-    const busy = live.dataset && live.dataset.busy;
+    const busy = live.dataset && live.dataset.busy;  // waiting for its answer: keep it so
     for (const { name } of [...live.attributes]) {
       if (fresh.hasAttribute(name) || KEEP_ATTRS.has(name)) continue;
-      if (busy && (name === "disabled" || name === "data-busy")) continue;
+      if (busy && (name === "aria-disabled" || name === "data-busy")) continue;
       live.removeAttribute(name);
     }
     for (const { name, value } of [...fresh.attributes]) {
       if (KEEP_ATTRS.has(name) && live.__seen) continue;
-      if (busy && name === "disabled") continue;
       if (live.getAttribute(name) !== value) live.setAttribute(name, value);
     }
-    if (busy) live.__wantDisabled = fresh.hasAttribute("disabled") || fresh.disabled === true;
-    else if ("disabled" in fresh && live.disabled !== fresh.disabled) live.disabled = fresh.disabled;
     live.__on = fresh.__on;
     for (const type of Object.keys(fresh.__on || {})) live.addEventListener(type, window.PT.dispatch);
     live.__seen = true;

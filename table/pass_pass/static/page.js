@@ -38,10 +38,19 @@
   document.head.append(el("style", {}, `
     .pp-card { display: inline-block; min-width: 2.2em; padding: .15rem .35rem; margin: .1rem; border-radius: .3rem;
                color: #fff; font-weight: bold; text-align: center; border: 2px solid transparent; }
-    .pp-purple { background: #7b2cbf; } .pp-blue { background: #1d4ed8; } .pp-green { background: #2a9d6f; }
+    .pp-purple { background: #7b2cbf; } .pp-blue { background: #1d4ed8; } .pp-green { background: #1e7a54; }
     .pp-yellow { background: #e9b824; color: #222; }
     .grid-cards button.pp-card { font-size: 1rem; } .grid-cards button.pp-card:disabled { opacity: .2; cursor: default; }
     .pp-d { font-size: .7em; letter-spacing: -1px; display: block; }
+    .pp-card { position: relative; }
+    .pp-l { position: absolute; top: 1px; left: 3px; font-size: .6rem; font-weight: normal; opacity: .9; }
+    .pp-h { font-size: 1.1rem; margin: .8rem 0 .3rem; }
+    @media (max-width: 600px) {
+      .grid-cards[data-testid=pp-grid] { grid-template-columns: repeat(6, minmax(0, 1fr)); gap: 4px; }
+      .grid-cards button.pp-card { min-width: 0; min-height: 48px; margin: 0; font-size: 1.1rem; }
+      .pp-seats { grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); }
+      table.sheet { font-size: .8rem; }
+    }
     .pp-bar { display: flex; gap: 1rem; flex-wrap: wrap; align-items: baseline; font-size: 1.1rem; }
     .pp-prompt { background: #fff; padding: .6rem; border-radius: .5rem; margin: .5rem 0; border: 3px solid #ffb703; }
     .pp-prompt button { margin: .2rem; }
@@ -66,10 +75,21 @@
     const c = v.colours[colour][PT.lang === "fr" ? "fr" : "en"];
     return PT.lang === "fr" ? `${value} ${c}` : `${c} ${value}`;
   }
+  // The colour is never the only cue: each card carries its colour's letter(s), and its
+  // accessible name says it all ("purple 10, 2 diamonds").
+  const LETTERS = { fr: { purple: "Vi", blue: "Bl", green: "Ve", yellow: "Ja" }, en: { purple: "P", blue: "B", green: "G", yellow: "Y" } };
   function chip(v, id, tag = "span", attrs = {}) {
     const card = v.deck.find((c) => c.id === id);
-    return el(tag, { ...attrs, class: `pp-card pp-${card.color}`, title: cardText(v, id), "data-card": id },
-              String(card.value), el("span", { class: "pp-d" }, "♦".repeat(card.diamonds) || "\u00a0"));
+    const letter = (LETTERS[PT.lang] || LETTERS.en)[card.color] || "";
+    const diamonds = card.diamonds ? `, ${card.diamonds} ${PT.lang === "fr" ? "losange" : "diamond"}${card.diamonds > 1 ? "s" : ""}` : "";
+    const colour = v.colours[card.color][PT.lang === "fr" ? "fr" : "en"];
+    const a = { ...attrs, class: `pp-card pp-${card.color}`, title: cardText(v, id) + diamonds, "data-card": id };
+    // read as people say it: "purple 10" / "10 violet" (the value is the visible text)
+    const before = PT.lang === "fr" ? "" : `${colour} `, after = (PT.lang === "fr" ? ` ${colour}` : "") + diamonds;
+    return el(tag, a, el("span", { class: "pp-l", "aria-hidden": "true" }, letter),
+              before ? el("span", { class: "sr-only" }, before) : "", String(card.value),
+              el("span", { class: "sr-only" }, after),
+              el("span", { class: "pp-d", "aria-hidden": "true" }, "♦".repeat(card.diamonds) || "\u00a0"));
   }
   const entry = (kind, data) => PT.post("/api/observations", { kind, data }).catch(() => {});
   function describe(v, action) {
@@ -184,13 +204,13 @@
     const winners = new Set(v.over ? v.winners : []);
     const total = el("tr", {}, el("th", {}, T("total")), ...columns.map((k) => el("td", {
       class: winners.has(k) ? "pp-win" : "" }, `${v.scores[k]} ${T("points")} · ${v.pass_pass_totals[k]} PP`)));
-    return el("div", {}, el("h3", {}, T("sheet")),
+    return el("div", {}, el("h2", { class: "pp-h" }, T("sheet")),
               el("table", { class: "sheet", "data-testid": "pp-sheet" }, head, ...rows, total));
   }
 
   function ranking(v) {
     if (!v.over) return null;
-    return el("div", {}, el("h3", {}, T("ranking")), el("ol", { "data-testid": "pp-ranking" }, ...v.ranking.map((r) =>
+    return el("div", {}, el("h2", { class: "pp-h" }, T("ranking")), el("ol", { "data-testid": "pp-ranking" }, ...v.ranking.map((r) =>
       el("li", { value: r.place, class: r.winner ? "pp-first-place" : "" },
          `${who(v, r.who)} — ${r.points} ${T("points")}, ${r.pass_pass} PP`))));
   }

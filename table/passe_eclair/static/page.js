@@ -54,9 +54,14 @@
     else {
       const [big, small] = card.split("-");
       cls.push("pe-big-" + big);
-      inner = [el("b", {}, short(big)), el("small", { class: "pe-small-" + small }, "→" + short(small))];
+      // shown short, read in full: "Léon → Marlon", never the id
+      inner = [el("b", { "aria-hidden": "true" }, short(big)),
+               el("small", { class: "pe-small-" + small, "aria-hidden": "true" }, "→" + short(small)),
+               el("span", { class: "sr-only" }, `${NAMES[big]} → ${NAMES[small]}`)];
     }
-    const a = Object.assign({ type: "button", title: card }, attrs,
+    const spoken = card === "dog" ? t("dog") : card === "michi" ? t("michi")
+      : card.split("-").map((n) => NAMES[n] || n).join(" → ");
+    const a = Object.assign({ type: "button", title: spoken }, attrs,
                             { class: cls.join(" ") + (attrs.class ? " " + attrs.class : "") });
     if (onclick) a.onclick = onclick;
     return el("button", a, ...inner);

@@ -62,7 +62,10 @@
     return PT.el("button", { "data-testid": testid, onclick, ...attrs }, label);
   }
   function dot(colour, extra = "") {
-    return PT.el("span", { class: `ppp-dot ${colour} ${extra}`, title: colour === "unknown" ? "?" : s(colour) });
+    // a letter on each colour: colour is never the only cue
+    const name = colour === "unknown" ? "?" : s(colour);
+    return PT.el("span", { class: `ppp-dot ${colour} ${extra}`, title: name, role: "img", "aria-label": name },
+                 colour === "unknown" ? "?" : name.slice(0, 1).toUpperCase());
   }
 
   // ------------------------------------------------------------------ the table
