@@ -208,3 +208,16 @@ def test_udev_parses_the_rule(tmp_path):
     (broken / "99-passeframe.rules").write_text((rules / "99-passeframe.rules").read_text()
                                                  + 'SUBSYSTEM=="tty", ATTRS{idVendor}=="2341" SYMLNK+="x"\n')
     assert f"{rule_file}:" in _udev_test(broken)
+
+
+def test_the_units_command_line_is_one_the_cli_takes():
+    import shlex
+
+    from table.cli import build_parser
+
+    unit = (PI / "passetable.service").read_text()
+    exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    argv = shlex.split(exec_start.removeprefix("ExecStart="))
+    assert argv[0] == "/opt/passetable/venv/bin/passetable"
+    args = build_parser().parse_args(argv[1:])
+    assert (args.command, args.config, args.log_level, args.sim) == ("run", "/etc/passetable/table.toml", "info", False)
