@@ -4,6 +4,7 @@ continuously) and 20 clients polling ``/api/state`` for 30 s. Prints JSON; not a
 
     .venv/bin/python tests/bench/bench_memory.py            # this tree
     .venv/bin/python tests/bench/bench_memory.py --tree DIR # another checkout (the "before")
+    .venv/bin/python tests/bench/bench_memory.py --mode app # the web service alone, no simulated table
 
 RSS is read two ways: ``VmRSS`` from ``/proc/PID/status`` sampled every 0.25 s (median
 and max), and the kernel's own high-water mark ``VmHWM`` at the end. Also: the time a
@@ -77,11 +78,38 @@ def _poll(port: int, stop: threading.Event, counts: list) -> None:
     counts.append(n)
 
 
-def measure(tree: Path, pages: int = 64, pollers: int = 20, seconds: float = 30.0) -> dict:
+# ``--mode app``: the web service alone (session, log, app, waitress), a sensor fact every
+# 2 s, without the simulated table's camera and players (their memory is theirs).
+APP_ONLY = """
+import sys, time, random
+from table.log import EventLog
+from table.observations import Observation
+from table.session import Session
+from web.app import create_app
+from web.server import DashboardServer
+session = Session(EventLog(sys.argv[2] + "/passetable.sqlite3"))
+session.start_game(sys.argv[3])
+server = DashboardServer(create_app(session), port=int(sys.argv[1]))
+server.start()
+offsets = [0] * 6
+i = 0
+while True:
+    time.sleep(2)
+    slide = 1 + i % 6
+    offsets[slide - 1] ^= 1
+    session.submit(Observation.now("slide", source="bench", slide=slide, offset=offsets[slide - 1]))
+    i += 1
+"""
+
+
+def measure(tree: Path, pages: int = 64, pollers: int = 20, seconds: float = 30.0, mode: str = "run") -> dict:
     port = _free_port()
     with tempfile.TemporaryDirectory() as data:
-        proc = subprocess.Popen([sys.executable, "-m", "table.cli", "run", "--sim", "--port", str(port),
-                                 "--data", data], cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        if mode == "app":
+            cmd = [sys.executable, "-c", APP_ONLY, str(port), data, "passe-murailles"]
+        else:
+            cmd = [sys.executable, "-m", "table.cli", "run", "--sim", "--port", str(port), "--data", data]
+        proc = subprocess.Popen(cmd, cwd=tree, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 env={**os.environ, "PYTHONPATH": str(tree)})
         try:
             for _ in range(200):
@@ -130,7 +158,7 @@ def measure(tree: Path, pages: int = 64, pollers: int = 20, seconds: float = 30.
                         break
                     time.sleep(0.1)
             stop.set()
-            return {"tree": str(tree), "idle_rss_mb": round(idle / 1024, 1),
+            return {"tree": str(tree), "mode": mode, "idle_rss_mb": round(idle / 1024, 1),
                     "pages_open": sum(1 for _, st in opened if st == 200),
                     "rss_with_pages_mb": round(with_pages["VmRSS"] / 1024, 1), "threads": with_pages["Threads"],
                     "rss_polling_median_mb": round(statistics.median(samples) / 1024, 1),
@@ -150,11 +178,13 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tree", default=str(ROOT))
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--mode", choices=["run", "app"], default="run",
+                        help="run: passetable run --sim; app: the web service alone (no simulated table)")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     from table.bench import machine
 
-    report = measure(Path(args.tree), seconds=args.seconds)
+    report = measure(Path(args.tree), seconds=args.seconds, mode=args.mode)
     report["machine"] = machine()
     print(json.dumps(report, indent=1))
     return 0
