@@ -579,6 +579,19 @@ def check_port(target: Target) -> Result:
     try:
         sock.bind((host, port))
         return _r(t, "port", OK, f"{host}:{port} is free", f"{host}:{port} est libre")
+    except PermissionError:
+        # a port below 1024 and a user without CAP_NET_BIND_SERVICE (the unit grants it to
+        # the service): ask whether anything answers there instead
+        if not _listening(probe_host, port):
+            return _r(t, "port", OK, f"{host}:{port}: nothing listens there (the service's unit may bind it)",
+                      f"{host}:{port} : rien n'y écoute (l'unité du service a le droit de le prendre)")
+        if _answers_as_passetable(probe_host, port):
+            return _r(t, "port", OK, f"{host}:{port} is served by a running passetable",
+                      f"{host}:{port} est servi par un passetable en marche")
+        return _r(t, "port", FAIL, f"{host}:{port} is taken by another program",
+                  f"{host}:{port} est pris par un autre programme",
+                  (f"find it with: sudo ss -ltnp 'sport = :{port}', or choose another [service] port",
+                   f"trouvez-le avec : sudo ss -ltnp 'sport = :{port}', ou choisissez un autre [service] port"))
     except OSError as exc:
         if _answers_as_passetable(probe_host, port):
             return _r(t, "port", OK, f"{host}:{port} is served by a running passetable",
@@ -589,6 +602,20 @@ def check_port(target: Target) -> Result:
                    f"trouvez-le avec : sudo ss -ltnp 'sport = :{port}', ou choisissez un autre [service] port"))
     finally:
         sock.close()
+
+
+def _listening(host: str, port: int) -> bool:
+    """Whether something accepts connections at ``host:port``.
+
+        >>> with socket.create_server(("127.0.0.1", 0)) as server:
+        ...     _listening("127.0.0.1", server.getsockname()[1])
+        True
+    """
+    try:
+        with socket.create_connection((host, port), timeout=1.0):
+            return True
+    except OSError:
+        return False
 
 
 def _answers_as_passetable(host: str, port: int) -> bool:

@@ -142,3 +142,27 @@ def test_a_machine_without_gpio_says_so_once(tmp_path):
     result = run_checks(target, ["pins"])[0]
     assert result.status == FAIL and result.detail[0].startswith("no GPIO pins here")
     assert "python3-lgpio" in result.fix[0] and "python3-lgpio" in result.fix[1]
+
+
+def test_a_privileged_port_the_user_may_not_bind_is_judged_by_who_listens(tmp_path, monkeypatch):
+    """``sudo -u passetable passetable doctor`` cannot bind port 80 (only the unit may):
+    the check then asks whether anything listens there."""
+    real_socket = socket.socket
+
+    class NoPrivilegedBind(real_socket):
+        def bind(self, address):
+            raise PermissionError(13, "Permission denied")
+
+    target = Target.real(None, data_dir=str(tmp_path))
+    with real_socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        free = probe.getsockname()[1]
+    target.cfg.service.port = free
+    monkeypatch.setattr(doctor.socket, "socket", NoPrivilegedBind)
+    assert run_checks(target, ["port"])[0].status == OK
+    monkeypatch.setattr(doctor.socket, "socket", real_socket)
+    with socket.create_server(("127.0.0.1", 0)) as other:   # another program, not passetable
+        target.cfg.service.port = other.getsockname()[1]
+        monkeypatch.setattr(doctor.socket, "socket", NoPrivilegedBind)
+        result = run_checks(target, ["port"])[0]
+    assert result.status == FAIL and "is taken by another program" in result.detail[0]
