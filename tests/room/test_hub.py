@@ -107,7 +107,8 @@ def test_a_table_killed_with_sigkill_shows_offline(broker, make_session, hub_ser
     other = Table(make_session, broker, "bar-2", seed=2, pace=0.2).start()
     killed = TableProcess(broker, "bar-1", tmp_path / "bar-1", "--keepalive", "2", "--pace", "0.1", "--seed", "3")
     try:
-        assert wait_until(lambda: api_tables(server).get("bar-1", {}).get("online"), timeout=20)
+        assert wait_until(lambda: all(api_tables(server).get(n, {}).get("online") for n in ("bar-1", "bar-2")),
+                          timeout=20)
         assert api_tables(server)["bar-1"]["game"] == "pass-pass"
         killed.kill()  # no goodbye: only the broker's last will can say it
         assert wait_until(lambda: api_tables(server)["bar-1"]["status"] == "offline", timeout=3 * 2 + 10)
@@ -148,7 +149,7 @@ def test_broker_stopped_10s_everyone_reconnects_and_no_table_blocked(broker, mak
         # the restarted broker had lost every retained message; the tables published theirs again
         assert wait_until(lambda: all(_same(api_tables(server).get(t.name, {"seq": None}), t) for t in tables),
                           timeout=20), (api_tables(server), [t.expected() for t in tables])
-        assert all(r["online"] for r in api_tables(server).values())
+        assert wait_until(lambda: all(r["online"] for r in api_tables(server).values()), timeout=10)
     finally:
         for t in tables:
             t.stop()
@@ -206,7 +207,8 @@ def test_stray_messages_never_break_the_hub(broker, hub_server, listen):
                            ("passetable/x2/state", {"players": "Ana", "turn": "1", "winners": 3, "seq": "9"}),
                            ("passetable/bad/name/state", {"game": "x"})]:
         stray.client.publish(topic, payload if isinstance(payload, bytes) else json.dumps(payload), retain=True)
-    assert wait_until(lambda: sorted(api_tables(server)) == ["x1", "x2"], timeout=10)
+    assert wait_until(lambda: sorted(api_tables(server)) == ["x1", "x2"] and api_tables(server)["x1"]["online"],
+                      timeout=10)
     listed = api_tables(server)
     assert listed["x1"]["online"] and listed["x1"]["url"] is None and listed["x1"]["alerts"] == []
     assert listed["x2"]["players"] == [] and listed["x2"]["turn"] is None and listed["x2"]["seq"] is None
