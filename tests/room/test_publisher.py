@@ -32,8 +32,8 @@ def test_state_events_alerts_and_health_are_published(broker, make_session, list
         state = listener.get("passetable/t1/state")
         assert _key(state) == _key(expected)
         assert state["url"] == "http://t1.local:8080/"
-        assert listener.get("passetable/t1/health")["status"] == "online"
-        assert listener.get("passetable/t1/alerts") == {"table": "t1", "alerts": []}
+        assert wait_until(lambda: (listener.get("passetable/t1/health") or {}).get("status") == "online", 10)
+        assert wait_until(lambda: listener.get("passetable/t1/alerts") == {"table": "t1", "alerts": []}, 10)
         # every observation since the publisher started, each once, in order, with the feed's sentence
         assert wait_until(lambda: len(listener.events) == 12, 10)
         seqs = [e["seq"] for e in listener.events]
