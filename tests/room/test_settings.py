@@ -93,3 +93,23 @@ def test_compact_state_of_a_team_game_gives_each_player_the_team_score():
     assert [(p["name"]["en"], p["score"], p["team"]) for p in c["players"]] == [("A", 7, 0), ("B", 4, 1),
                                                                                ("C", 7, 0), ("D", 4, 1)]
     assert c["winners"] == [0, 2] and c["turn"] == 2 and c["alerts"] == 1 and c["over"]
+
+
+def test_a_publisher_from_toml_settings_and_refused_combinations(tmp_path):
+    from table.log import EventLog
+    from table.session import Session
+    from web.room.publisher import TablePublisher
+
+    session = Session(EventLog(tmp_path / "s.sqlite3"))
+    try:
+        settings = from_toml({"url": "mqtt://127.0.0.1:1", "table": "bar-4", "pin": "48213377", "commands": True,
+                              "discovery": True, "page_url": "http://bar-4.local:8080/", "keepalive": 5})
+        pub = TablePublisher.from_settings(session, settings)
+        assert pub.settings == settings and pub.topics.command == "passetable/bar-4/command"
+        with pytest.raises(SettingsError) as exc:
+            TablePublisher(session, url="mqtt://h", table="bar-4", commands=True)  # commands need a PIN
+        assert "pin" in exc.value.en and "pin" in exc.value.fr
+        with pytest.raises(SettingsError):
+            TablePublisher(session, url="mqtt://h", table="bar 4")
+    finally:
+        session.log.close()
