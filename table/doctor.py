@@ -320,9 +320,33 @@ def check_serial(target: Target) -> Result:
         return _r(t, "serial", FAIL, "no [serial] port in the settings", "aucun port [serial] dans les réglages", fix)
     board = target.board()
     if not board["opened"]:
+        others = [] if target.sim else usb_serial_ports()
+        if others:  # a board is plugged but the udev rule did not name it: say its ids
+            seen = ", ".join(f"{dev} ({ids or '?'})" for dev, ids in others)
+            fix = (f"{fix[0]}; USB serial devices seen: {seen}: if one is the board, add its ids to the udev rule: "
+                   f"sudo hardware/pi/install.sh --usb-id VVVV:PPPP", f"{fix[1]} ; ports série USB vus : {seen} : si "
+                   f"l'un est la carte, ajoutez ses identifiants à la règle udev : sudo hardware/pi/install.sh "
+                   f"--usb-id VVVV:PPPP")
         return _r(t, "serial", FAIL, f"no sensor board at {port}: {board['error']}",
                   f"aucune carte capteurs sur {port} : {board['error']}", fix)
     return _r(t, "serial", OK, f"{port} opens", f"{port} s'ouvre")
+
+
+def usb_serial_ports(dev: str = "/dev", sys_root: str = "/sys") -> list[tuple[str, str | None]]:
+    """The USB serial devices plugged in (``/dev/ttyACM*``, ``/dev/ttyUSB*``) with their
+    ``vendor:product`` ids read from sysfs (None where sysfs does not say)."""
+    found = []
+    for path in sorted(Path(dev).glob("tty[AU][CS][MB]*")):
+        ids = None
+        node = Path(sys_root) / "class" / "tty" / path.name / "device"
+        for _ in range(4):  # ttyACM: the interface's parent; ttyUSB: one level more
+            node = node / ".."
+            vendor, product = node / "idVendor", node / "idProduct"
+            if vendor.is_file() and product.is_file():
+                ids = f"{vendor.read_text().strip()}:{product.read_text().strip()}"
+                break
+        found.append((str(path), ids))
+    return found
 
 
 @check("handshake", "Board handshake and firmware version", "Poignée de main et version du micrologiciel")

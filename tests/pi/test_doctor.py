@@ -166,3 +166,19 @@ def test_a_privileged_port_the_user_may_not_bind_is_judged_by_who_listens(tmp_pa
         monkeypatch.setattr(doctor.socket, "socket", NoPrivilegedBind)
         result = run_checks(target, ["port"])[0]
     assert result.status == FAIL and "is taken by another program" in result.detail[0]
+
+
+def test_a_board_the_udev_rule_missed_is_named_with_its_usb_ids(tmp_path):
+    """No /dev/passeframe, but a CH340 Nano clone on /dev/ttyUSB0: the fix says its ids."""
+    dev, sys_root = tmp_path / "dev", tmp_path / "sys"
+    dev.mkdir()
+    (dev / "ttyUSB0").touch()
+    (dev / "ttyACM3").touch()
+    usb = sys_root / "devices/usb1/1-1"
+    (usb / "1-1:1.0/ttyUSB0").mkdir(parents=True)
+    (usb / "idVendor").write_text("1a86\n")
+    (usb / "idProduct").write_text("7523\n")
+    (sys_root / "class/tty/ttyUSB0").mkdir(parents=True)
+    (sys_root / "class/tty/ttyUSB0/device").symlink_to(usb / "1-1:1.0/ttyUSB0")
+    assert doctor.usb_serial_ports(str(dev), str(sys_root)) == [(str(dev / "ttyACM3"), None),
+                                                                (str(dev / "ttyUSB0"), "1a86:7523")]
