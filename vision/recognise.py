@@ -141,6 +141,13 @@ class CardRecogniser:
                 guesses.append(q.corners)
                 continue
             m = self.identify(frame, q.corners)
+            if _dark_rim(frame, q.corners):
+                # a dark border: its face may have been enrolled from inside the border (on a dark
+                # table the border cannot be told from the cloth); the better of the two wins
+                centre = q.corners.mean(axis=0)
+                inner = self.identify(frame, centre + (q.corners - centre) / BORDER_GROW)
+                if inner.confidence > m.confidence:
+                    m = inner
             if m.card is None and m.confidence < self.model.min_confidence:
                 # perhaps only the printed field inside a border as dark as the table was seen
                 centre = q.corners.mean(axis=0)
@@ -179,3 +186,23 @@ def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
     inter, _ = cv2.intersectConvexConvex(a32, b32)
     small = min(cv2.contourArea(a32), cv2.contourArea(b32))
     return float(inter) / small if small > 0 else 0.0
+
+
+DARK_RIM = 70.0   # mean grey of a card's outer rim below which it may be a printed dark border
+
+
+def _dark_rim(frame: np.ndarray, corners: np.ndarray) -> bool:
+    """True when the outer 5 % of the card's outline is dark all round (a dark border)."""
+    c = np.asarray(corners, np.float32)
+    centre = c.mean(axis=0)
+    x0, y0 = np.maximum(np.floor(c.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(c.max(axis=0)).astype(int) + 1
+    roi = frame[y0:y1, x0:x1]
+    if roi.size == 0:
+        return False
+    ring = np.zeros(roi.shape[:2], np.uint8)
+    cv2.fillConvexPoly(ring, np.round(c - [x0, y0]).astype(np.int32), 255)
+    cv2.fillConvexPoly(ring, np.round(centre + (c - centre) * 0.95 - [x0, y0]).astype(np.int32), 0)
+    if cv2.countNonZero(ring) < 16:
+        return False
+    return float(cv2.mean(cv2.cvtColor(roi, cv2.COLOR_BGR2GRAY), ring)[0]) < DARK_RIM

@@ -66,7 +66,7 @@ def enrol_style2(log=print) -> tuple[dict, dict]:
     return models, {"tried": tried, "refused": dict(refused), "share": (min(shares), max(shares))}
 
 
-def evaluate(models, seeds, calibrated: bool = True):
+def evaluate(models, seeds, calibrated: bool = True, every: int = 0):
     by_kind: dict[str, SceneScore] = collections.defaultdict(SceneScore)
     by_design: dict[str, SceneScore] = collections.defaultdict(SceneScore)
     phantoms_kind = collections.Counter()
@@ -90,6 +90,12 @@ def evaluate(models, seeds, calibrated: bool = True):
         by_design[design].add(s)
         scenes_kind[scene.kind] += 1
         phantoms_kind[scene.kind] += sum(1 for i, j in pair_up(scene.cards, matches) if i is None)
+        done = seed - seeds.start + 1
+        if every and done % every == 0 and done < len(seeds):
+            total = SceneScore()
+            for k in by_kind.values():
+                total.add(k)
+            print(f"  after {done} scenes: " + line("all", total, sum(phantoms_kind.values()), done), flush=True)
     return by_kind, by_design, phantoms_kind, scenes_kind, times
 
 
@@ -113,7 +119,7 @@ def main(scenes: int, first_seed: int = EVAL_SEED, calibrated: bool = True) -> i
     seeds = range(first_seed, first_seed + scenes)
     print(f"style 2, seeds {seeds.start}..{seeds.stop - 1}, "
           f"{'with calibration shot and calibration' if calibrated else 'no calibration (edges and outline only)'}")
-    by_kind, by_design, phantoms, counts, times = evaluate(models, seeds, calibrated)
+    by_kind, by_design, phantoms, counts, times = evaluate(models, seeds, calibrated, every=250)
     total = SceneScore()
     for kind in KINDS:
         if kind in by_kind:

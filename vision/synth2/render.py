@@ -265,11 +265,11 @@ def enrolment_photo(card: str, design: str, seed: int, area=(0.2, 0.7), size=Non
         to_img = camera(f, distance, pitch, roll, size, (0, 0)) @ _card_to_table((0, 0), 0)
         corners = _apply(to_img, [[0, 0], [fw, 0], [fw, fh], [0, fh]])
         lo, hi = corners.min(axis=0), corners.max(axis=0)
-        room = np.array(size, np.float64) * 0.98 - (hi - lo)
+        room = np.array(size, np.float64) * 0.96 - (hi - lo)   # a margin of 2 % of the frame at least
         if room.min() >= 0:
             break
         distance *= 1.05
-    target = np.array([rnd.uniform(0.1, 0.9) * r for r in np.maximum(room, 0)]) - lo
+    target = np.array([0.02 * z + rnd.uniform(0.0, 1.0) * r for z, r in zip(size, np.maximum(room, 0))]) - lo
     shift = np.array([[1, 0, target[0]], [0, 1, target[1]], [0, 0, 1]])
     to_img = shift @ to_img
     corners = _apply(to_img, [[0, 0], [fw, 0], [fw, fh], [0, fh]])
