@@ -55,7 +55,7 @@ ACTION_TYPES: dict[str, type] = {cls.type: cls for cls in (DropPeg, MoveSlide, M
 def action_from_dict(d: dict[str, Any]) -> Action:
     """Rebuild an action from ``to_dict()``; ValueError names what is wrong."""
     if not isinstance(d, dict):
-        raise ValueError(f"an action must be a dict, not {type(d).__name__}")  # noqa: TRY004 (callers catch ValueError)
+        raise ValueError(f"an action must be a dict, not {type(d).__name__}")
     cls = ACTION_TYPES.get(d.get("type"))
     if cls is None:
         raise ValueError(f"unknown action type {d.get('type')!r} (expected one of {sorted(ACTION_TYPES)})")

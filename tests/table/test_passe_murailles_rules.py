@@ -7,7 +7,6 @@ window, ``FULL`` one with a hole in every cell it can ever show.
 import pytest
 
 import table.rules
-
 from table.passe_murailles import (
     DropPeg,
     Fell,

@@ -138,5 +138,6 @@ def test_pegs_views_say_where_every_peg_is():
     views = {v.id: v for v in g.pegs()}
     assert (views["red-1"].where, views["red-1"].column, views["red-1"].points) == ("board", 1, 20)
     assert (views["blue-1"].where, views["blue-1"].slide, views["blue-1"].column) == ("frame", 1, 0)
-    assert views["red-2"].where == "hand" and views["red-2"].to_dict() == {"id": "red-2", "colour": "red", "where": "hand"}
+    assert views["red-2"].where == "hand"
+    assert views["red-2"].to_dict() == {"id": "red-2", "colour": "red", "where": "hand"}
     assert g.landings[0].scored is False
