@@ -2,13 +2,16 @@
 against the simulated truth after every move.
 
     .venv/bin/python tests/bench/sim_games.py --games 100 --faults "hole_miss@0.1,hole_chatter@0.2,hole_overlap@0.1"
-    .venv/bin/python tests/bench/sim_games.py --games 100 --faults "..." --camera
+    .venv/bin/python tests/bench/sim_games.py --games 100 --faults "..." --camera stand-in
+    .venv/bin/python tests/bench/sim_games.py --games 20 --faults "..." --camera rendered
 
 Each game runs on virtual time (pace 2 s of virtual time between moves): slides, board
 and top-hole drops go through the simulated sensor board's protocol and the bridge's
 logic (``InlineBoard``: frames encoded, parsed, sequence-checked, counts repaired),
 beams as pulses on gpiozero ``MockFactory`` pins; ``--camera`` adds the camera's
-``peg_seen`` (a stand-in: no rendered frames, source ``sim-camera``).
+``peg_seen``: ``rendered`` (frames rendered and read by the real vision pipeline, as
+``run --sim`` does; slow) or ``stand-in`` (the colours handed over directly, source
+``sim-camera``: the adapter's side only, fast).
 
 Before every move (the previous move's beam windows have closed) the score the page
 shows is compared with the truth (the simulated players' game):
@@ -42,7 +45,7 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.gpio import attach_gpio
 from hardware.gpio.sim_pins import GpioSensors
-from hardware.sim_table import GAME, CameraStandIn, Faults, SimulatedTable
+from hardware.sim_table import GAME, CameraStandIn, Faults, RenderedCamera, SimulatedTable
 from table.log import EventLog
 from table.observations import Observation
 from table.session import Session
@@ -121,7 +124,13 @@ def play(table: SimulatedTable, session: Session, before: Counter, after: Counte
     check(session, table, after)
 
 
-def run(games: int, faults: str, seed: int, camera: bool) -> dict:
+def _camera(kind: str, session: Session, clock: ManualClock, seed: int):
+    if kind == "rendered":
+        return RenderedCamera(session, clock, seed=seed)
+    return CameraStandIn(session, clock) if kind == "stand-in" else None
+
+
+def run(games: int, faults: str, seed: int, camera: str) -> dict:
     parsed = Faults.parse(faults)
     totals: Counter = Counter()
     holes: Counter = Counter()
@@ -140,7 +149,7 @@ def run(games: int, faults: str, seed: int, camera: bool) -> dict:
             gpio.start()
             sensors = GpioSensors(session, factory, gpio.pins, clock, hole_faults=parsed.hole_faults(), seed=seed + n)
             table = SimulatedTable(session, sensors, pace=2.0, seed=seed + n, clock=clock, faults=parsed,
-                                   camera=CameraStandIn(session, clock) if camera else None)
+                                   camera=_camera(camera, session, clock, seed + n))
             clock.sleep(0.3)  # the top holes are blind for 200 ms after the board boots
             started = time.perf_counter()
             play(table, session, checks, after, settled)
@@ -168,7 +177,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--faults", default="", help='e.g. "hole_miss@0.1,hole_chatter@0.2,hole_overlap@0.1,miss=3"')
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--camera", action="store_true", help="the camera's peg_seen as a second witness (stand-in)")
+    parser.add_argument("--camera", choices=("none", "stand-in", "rendered"), default="none",
+                        help="the camera's peg_seen as a second witness")
     args = parser.parse_args()
     try:
         r = run(args.games, args.faults, args.seed, args.camera)
@@ -177,7 +187,7 @@ def main() -> int:
         return 2
     t, h = r["totals"], r["holes"]
     print(f"machine {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
-    print(f"games {r['games']}  faults {r['faults']}  camera {'stand-in' if r['camera'] else 'none'}")
+    print(f"games {r['games']}  faults {r['faults']}  camera {r['camera']}")
     print("sources " + ", ".join(f"{k[7:]} {v}" for k, v in sorted(t.items()) if k.startswith("source_")))
     print(f"landings {t['landings']}  beam faults: missed {t['missed']} jammed {t['jammed']} "
           f"chattered {t['chattered']} flickers {t['flickers']}")
