@@ -77,7 +77,10 @@ def bot_turn(game: Game, level: int = 5, budget_s: float = 0.2, rng: random.Rand
     if game.is_over():
         raise ValueError("the game is over: the bot has no move to make / la partie est terminée : "
                          "le robot n'a plus de coup à jouer")
+    # The game is read here only, never during the search: a caller whose game another
+    # thread may change meanwhile passes a copy (``copy.deepcopy(game)``).
     pos = Position.from_game(game)
+    player, board = pos.player, pos.board
     if level == 1:
         move, depth, value = beginner_move(pos, rng or random.Random(hash(pos.key()))), 0, 0.0
     else:
@@ -88,9 +91,9 @@ def bot_turn(game: Game, level: int = 5, budget_s: float = 0.2, rng: random.Rand
         result = (searcher or Searcher()).search(pos, max_depth=DEPTHS[level], budget_s=left, max_nodes=nodes)
         move, depth, value = result.move, result.depth, result.value
     action = action_of(move)
-    words = phrases.ask(action, colour=game.current_player, board=game.frame.board_position)
+    words = phrases.ask(action, colour=player, board=board)
     say = {"en": f"Bot: {words['en']}", "fr": f"Bot : {words['fr']}"}
-    return BotTurn(game.current_player, action, say, level, depth, value)
+    return BotTurn(player, action, say, level, depth, value)
 
 
 def beginner_move(pos: Position, rng: random.Random) -> int:
