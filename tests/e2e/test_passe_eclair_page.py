@@ -87,7 +87,7 @@ def test_round_end_tokens_and_english_page(dashboard, page):
     page.click("[data-testid=pe-start-vanessa-leon]")
     for n in range(7):
         page.click("[data-testid=pe-card-1-dog]")
-        page.wait_for_selector(f"[data-testid=pe-size-1]:has-text('{6 - n} cards')")
+        page.wait_for_selector(f"[data-testid=pe-size-1]:has-text('{6 - n} card')")
     page.wait_for_selector("[data-testid=pe-round]")
     assert "Bo wins" in _text(page, "pe-round")
     page.click("[data-testid=pe-victory-3]")

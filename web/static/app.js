@@ -64,6 +64,11 @@ const PT = (window.PT = Object.assign(window.PT || {}, {
       setTimeout(resolve, 5000);
     });
   },
+  // "1 point", "2 points"; French keeps 0 and 1 singular ("0 carte"), English only 1.
+  plural(n, fr, en) {
+    const [one, many] = PT.lang === "fr" ? fr : en;
+    return `${n} ${(PT.lang === "fr" ? Math.abs(n) < 2 : Math.abs(n) === 1) ? one : many}`;
+  },
   t(key) { return (this.strings[this.lang] || {})[key] || this.strings.en[key] || key; },
   tx(text) { return text ? (text[this.lang] || text.en || "") : ""; },
   el(tag, attrs = {}, ...children) {

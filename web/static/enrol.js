@@ -12,6 +12,20 @@
           done: "Every card is enrolled: the deck is ready.", progress: (n, t) => `${n} / ${t} cards enrolled`,
           saved: (c) => `${c} enrolled.` },
   }[lang === "en" ? "en" : "fr"];
+  // A card as people say it ("violet 6", "Léon → Marlon"), never its id alone.
+  const WORDS = { purple: ["violet", "purple"], blue: ["bleu", "blue"], green: ["vert", "green"],
+                  yellow: ["jaune", "yellow"], orange: ["orange", "orange"], red: ["rouge", "red"],
+                  leon: ["Léon", "Léon"], marlon: ["Marlon", "Marlon"], rocce: ["Rocce", "Rocce"], fabi: ["Fabi", "Fabi"],
+                  vanessa: ["Vanessa", "Vanessa"], dog: ["chien", "dog"], michi: ["Gros Michi", "Gros Michi"] };
+  const word = (w) => (WORDS[w] ? WORDS[w][lang === "en" ? 1 : 0] : w);
+  function spoken(id) {
+    const parts = String(id).split("-");
+    const last = parts[parts.length - 1];
+    if (/^\d+$/.test(last)) return `${parts.slice(0, -1).map(word).join(" ")} ${last}`;
+    return parts.map(word).join(" → ");
+  }
+  const again = lang === "en" ? (c) => `${c} is already enrolled: replace its photo?`
+                              : (c) => `${c} est déjà apprise : remplacer sa photo ?`;
   document.querySelectorAll("[data-i18n]").forEach((e) => { e.textContent = S[e.dataset.i18n]; });
   const deckSelect = document.getElementById("deck");
   let current = null;  // the card the page asks for
@@ -23,9 +37,10 @@
     const cards = document.getElementById("cards");
     cards.replaceChildren(...st.cards.map((c) => {
       const b = document.createElement("button");
-      b.textContent = c.card; b.dataset.card = c.card; b.dataset.enrolled = c.enrolled ? "1" : "0";
+      b.textContent = (c.enrolled ? "✓ " : "") + spoken(c.card);
+      b.dataset.card = c.card; b.dataset.enrolled = c.enrolled ? "1" : "0";
       b.className = c.enrolled ? "enrolled" : "";
-      b.title = c.enrolled ? "✓" : "";
+      b.title = c.card;
       b.onclick = () => { current = c.card; show(); };
       return b;
     }));
@@ -35,16 +50,25 @@
     show();
   }
   function show() {
-    document.getElementById("instruction").textContent = current ? S.put(current) : S.done;
+    const instruction = document.getElementById("instruction");
+    instruction.replaceChildren(current ? S.put(spoken(current)) : S.done);
+    if (current) {  // the card's id, small, for whoever checks the deck's files
+      const id = document.createElement("small");
+      id.className = "card-id";
+      id.textContent = ` (${current})`;
+      instruction.append(id);
+    }
     document.getElementById("enrol-next").disabled = !current;
     document.querySelectorAll("#cards button").forEach((b) => b.classList.toggle("asked", b.dataset.card === current));
   }
   document.getElementById("enrol-next").addEventListener("click", async () => {
     const msg = document.getElementById("message");
+    const known = document.querySelector(`#cards button[data-card="${CSS.escape(current || "")}"]`);
+    if (known && known.dataset.enrolled === "1" && !window.confirm(again(spoken(current)))) return;  // never silently
     const r = await fetch("/api/enrol", { method: "POST", headers: { "Content-Type": "application/json" },
                                          body: JSON.stringify({ deck: deckSelect.value, card: current }) });
     const data = await r.json().catch(() => ({}));
-    msg.textContent = r.ok ? S.saved(current) : (data.error ? data.error[lang] || data.error.en : r.statusText);
+    msg.textContent = r.ok ? S.saved(spoken(current)) : (data.error ? data.error[lang] || data.error.en : r.statusText);
     msg.className = r.ok ? "" : "alert-box";
     if (r.ok) { current = null; await refresh(); }
   });

@@ -34,6 +34,7 @@
   const T = (key) => (STRINGS[PT.lang] || STRINGS.en)[key] || STRINGS.en[key] || key;
   const el = (...a) => PT.el(...a);
   const C = () => (PT.lang === "fr" ? " : " : ": ");  // French puts a space before the colon
+  const pts = (n) => PT.plural(n, ["point", "points"], ["point", "points"]);
 
   document.head.append(el("style", {}, `
     .pp-card { display: inline-block; min-width: 2.2em; padding: .15rem .35rem; margin: .1rem; border-radius: .3rem;
@@ -147,7 +148,7 @@
       box.append(el("p", {}, el("strong", {}, T("record_prompt"))));
       for (const t of p.teams) {
         box.append(el("div", {}, `${teamName(t.team)}${C()}`, ...t.members.map((seat) => {
-          const label = `${name(v, seat)} — ${v.sheet.at(-1).points[seat]} ${T("points")}, ${v.sheet.at(-1).pass_pass[seat]} PP`
+          const label = `${name(v, seat)} — ${pts(v.sheet.at(-1).points[seat])}, ${v.sheet.at(-1).pass_pass[seat]} PP`
             + (seat === t.suggested ? ` (${T("suggested")})` : "");
           const attrs = { "data-record": `${t.team}-${seat}`,
                           onclick: () => entry("pass_pass.record", { team: t.team, seat }) };
@@ -189,7 +190,7 @@
         el("div", { class: "pp-marks", title: T("marks") }, "●".repeat(Math.min(marks, 3)) + "○".repeat(Math.max(0, 3 - marks))),
         el("div", { class: "muted" }, `${T("this_round")}${C()}${s.marks.at(-1)}`),
         el("div", { "data-testid": `pp-front-${s.seat}` }, ...s.in_front.map((id) => chip(v, id))),
-        el("div", { class: "muted" }, `${s.in_front.length} ${T("in_front")}, ${s.points} ${T("points")}`));
+        el("div", { class: "muted" }, `${PT.plural(s.in_front.length, ["carte", "cartes"], ["card", "cards"])} ${T("in_front")}, ${pts(s.points)}`));
     }));
   }
 
@@ -197,13 +198,13 @@
     const columns = v.teams ? Array.from({ length: v.team_count }, (_, t) => t) : v.seats.map((s) => s.seat);
     const head = el("tr", {}, el("th", {}, T("round")), ...columns.map((k) => el("th", {}, who(v, k))));
     const rows = v.sheet.map((line) => el("tr", {}, el("td", {}, String(line.round)), ...columns.map((k) => {
-      if (!v.teams) return el("td", {}, `${line.points[k]} ${T("points")} · ${line.pass_pass[k]} PP`);
+      if (!v.teams) return el("td", {}, `${pts(line.points[k])} · ${line.pass_pass[k]} PP`);
       const seat = line.recorded[k];
-      return el("td", {}, seat === null ? "…" : `${line.points[seat]} ${T("points")} · ${line.pass_pass[seat]} PP (${name(v, seat)})`);
+      return el("td", {}, seat === null ? "…" : `${pts(line.points[seat])} · ${line.pass_pass[seat]} PP (${name(v, seat)})`);
     })));
     const winners = new Set(v.over ? v.winners : []);
     const total = el("tr", {}, el("th", {}, T("total")), ...columns.map((k) => el("td", {
-      class: winners.has(k) ? "pp-win" : "" }, `${v.scores[k]} ${T("points")} · ${v.pass_pass_totals[k]} PP`)));
+      class: winners.has(k) ? "pp-win" : "" }, `${pts(v.scores[k])} · ${v.pass_pass_totals[k]} PP`)));
     return el("div", {}, el("h2", { class: "pp-h" }, T("sheet")),
               el("table", { class: "sheet", "data-testid": "pp-sheet" }, head, ...rows, total));
   }
@@ -212,7 +213,7 @@
     if (!v.over) return null;
     return el("div", {}, el("h2", { class: "pp-h" }, T("ranking")), el("ol", { "data-testid": "pp-ranking" }, ...v.ranking.map((r) =>
       el("li", { value: r.place, class: r.winner ? "pp-first-place" : "" },
-         `${who(v, r.who)} — ${r.points} ${T("points")}, ${r.pass_pass} PP`))));
+         `${who(v, r.who)} — ${pts(r.points)}, ${r.pass_pass} PP`))));
   }
 
   function undo(v) {

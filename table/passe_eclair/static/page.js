@@ -42,6 +42,14 @@
   let ui = { key: null, michiFrom: null, victory: null, blockedOpen: false };
 
   function entry(kind, data) { return PT.post("/api/observations", { kind, data: data || {} }); }
+  // a token as people say it: "Fabi", "2 points de but" (never "fabi" or "goal-2")
+  function tokenName(c) {
+    if (String(c).startsWith("goal-")) {
+      const n = Number(String(c).slice(5));
+      return PT.plural(n, ["point de but", "points de but"], ["goal point", "goal points"]);
+    }
+    return NAMES[c] || c;
+  }
   function short(name) { return NAMES[name].slice(0, 3); }
   function seatName(v, s) { return v.names[PT.lang][s] || v.names.en[s]; }
 
@@ -103,11 +111,11 @@
   function seatRow(v, seat) {
     const playing = v.phase === "playing";
     const ok = new Set(v.playable[seat] || []);
-    const cons = v.consolation_tokens[seat].map((c) => c.startsWith("goal-") ? c.slice(5) + " " + t("goal") : NAMES[c]);
+    const cons = v.consolation_tokens[seat].map(tokenName);
     const head = el("div", { class: "pe-seat-head" },
       el("strong", {}, seatName(v, seat) + (seat === v.coach ? ` (${t("coach")})` : "")),
-      el("span", { class: "pe-size", "data-testid": `pe-size-${seat}` }, `${v.hand_sizes[seat]} ${t("cards")}`),
-      el("span", { class: "pe-points", "data-testid": `pe-points-${seat}` }, `${v.goal_points[seat]} ${t("points")}`),
+      el("span", { class: "pe-size", "data-testid": `pe-size-${seat}` }, PT.plural(v.hand_sizes[seat], ["carte", "cartes"], ["card", "cards"])),
+      el("span", { class: "pe-points", "data-testid": `pe-points-${seat}` }, PT.plural(v.goal_points[seat], ["point de but", "points de but"], ["goal point", "goal points"])),
       el("span", { class: "pe-tokens" }, `${t("tokens")} : ${v.victory_tokens[seat].join("+") || "—"}` +
          (cons.length ? ` · ${cons.join(", ")}` : "")));
     const row = el("div", { class: "pe-seat" + (v.hand_sizes[seat] === 0 ? " pe-out" : ""), "data-seat": seat }, head);
@@ -177,7 +185,7 @@
         el("button", { class: "pe-choice", "data-testid": `pe-consolation-${c}`,
                        ...(ui.victory === null ? { disabled: "" } : {}),
                        onclick: () => send(ui.victory, c) },
-           c.startsWith("goal-") ? c.slice(5) + " " + t("goal") : NAMES[c]))));
+           tokenName(c)))));
     }
     return box;
   }
@@ -187,7 +195,7 @@
     const head = el("tr", {}, ...[t("round"), t("winner"), t("token"), t("consolation_col")].map((h) => el("th", {}, h)));
     const rows = v.results.map((r) => el("tr", {}, el("td", {}, String(r.round)), el("td", {}, seatName(v, r.winner)),
       el("td", {}, String(r.points)),
-      el("td", {}, r.consolation ? `${seatName(v, r.consolation.seat)} : ${r.consolation.token}` : "—")));
+      el("td", {}, r.consolation ? `${seatName(v, r.consolation.seat)}${PT.lang === "fr" ? " : " : ": "}${tokenName(r.consolation.token)}` : "—")));
     return el("table", { class: "sheet", "data-testid": "pe-results" }, head, ...rows);
   }
 

@@ -85,7 +85,9 @@
   }
 
   function header(v, names) {
-    const who = v.over ? "" : `${s("turn")}${s("colon")}${names[v.active]}`;
+    // between two rounds the banner names who starts the next one: the header says the same
+    const seat = v.phase === "round_over" && v.next_first !== null && v.next_first !== undefined ? v.next_first : v.active;
+    const who = v.over ? "" : `${s("turn")}${s("colon")}${names[seat]}`;
     return PT.el("p", { class: "ppp-head" }, PT.el("strong", { "data-testid": "ppp-round" }, `${s("round")} ${v.round}`),
                  " · ", PT.el("span", { "data-testid": "ppp-turn" }, who));
   }
@@ -221,7 +223,7 @@
       return PT.el("li", { class: `ppp-player${seat === v.active && !v.over ? " turn" : ""}`,
                            "data-testid": `player-${seat}`, "data-hand": h.size, "data-victory": v.victory_tokens[seat] },
         PT.el("strong", {}, names[seat]), " ", PT.el("span", { class: "ppp-dots" }, ...dots),
-        PT.el("small", {}, ` ${h.size} ${s("hand")}`), PT.el("span", { class: "ppp-stars" }, ` ${stars}`));
+        PT.el("small", {}, ` ${PT.plural(h.size, ["jeton", "jetons"], ["token", "tokens"])} ${s("hand")}`), PT.el("span", { class: "ppp-stars" }, ` ${stars}`));
     }));
   }
 
