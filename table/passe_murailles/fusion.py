@@ -370,6 +370,7 @@ class DropWitness:
         self._sightings: list[tuple[float, int, str]] = []         # camera-only colours: (t, column, colour)
         self._move_mcu: int | None = None   # board time of the last move the sensor board reported
         self.drop_disputes: dict[str, dict[str, Any]] = {}          # alert id -> {"column", "colour"}
+        self.hole_trouble: dict[int, int] = {}   # column -> extra or missed drops its sensor was asked about
 
     def _drops_deadline(self) -> float | None:
         times = [t for t, _, _ in self._sightings]
@@ -513,6 +514,8 @@ class DropWitness:
         alert = self.raise_alert(Alert(id=self.new_alert_id(obs), kind=kind, message=message, since=obs.t,
                                        expected=None, seen={"column": column, "colour": colour}, choices=choices))
         self.drop_disputes[alert.id] = {"column": column, "colour": colour}
+        if kind in ("extra_drop", "missed_drop"):
+            self.hole_trouble[column] = self.hole_trouble.get(column, 0) + 1
         return alert
 
     def _drop_settle(self, obs: Observation, alert: Alert) -> bool:
@@ -608,4 +611,10 @@ class DropWitness:
                        f"Un pion a été posé dans le trou {column + 1} du haut : son capteur l'a manqué")
 
     def drops_health(self) -> dict[str, Any]:
-        return {"top_holes": dict(self.top_holes)}
+        """``top_holes``: counters; ``hole_warnings``: sensors to clean or check."""
+        warnings = [text(f"Top hole {c + 1}: its sensor was wrong {n} times (extra or missed drops) — clean or "
+                         "realign it.",
+                         f"Trou du haut {c + 1} : son capteur s'est trompé {n} fois (pions en trop ou manqués) — "
+                         "nettoyez-le ou réalignez-le.")
+                    for c, n in sorted(self.hole_trouble.items()) if n >= SUSPECT_AFTER]
+        return {"top_holes": dict(self.top_holes), "hole_warnings": warnings}

@@ -177,3 +177,17 @@ def test_drop_alerts_and_their_resolutions_replay_the_same_after_a_restart(tmp_p
     assert again.snapshot()["alerts"] == [] and again._adapter.g.to_dict() == before
     assert [a.kind for a in again._adapter.alerts] == ["extra_drop"]
     again.log.close()
+
+
+def test_a_sensor_wrong_again_and_again_is_named_on_the_health_panel():
+    pm = _game()
+    feed = Feed(pm)
+    for n in range(3):                       # the camera sees a peg the sensor of hole 1 never reports
+        t = 1.0 + 4 * n
+        feed("peg_seen", t, source="camera", column=0, colour="red")
+        feed("tick", t + CAMERA_WAIT_S + 0.1, source="timer")
+        feed.resolve(t + 2.0, pm.open_alerts()[0], "no_drop")
+    health = pm.health()
+    assert health["top_holes"]["camera_only"] == 3
+    [warning] = health["hole_warnings"]
+    assert "Top hole 1" in warning["en"] and "Trou du haut 1" in warning["fr"]
