@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "kept in the data folder)")
     run.add_argument("--pin-everywhere", action="store_true", default=None,
                      help="ask for the PIN on this machine's own screen too (loopback is trusted otherwise)")
+    run.add_argument("--mqtt", metavar="URL",
+                     help="publish this table to the café's broker: mqtt://host:1883 or mqtts://host:8883")
     run.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info",
                      help="least important log messages shown (default info; journal-style under systemd)")
     run.set_defaults(func=cmd_run)
@@ -82,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
         vision_cli = None
     if vision_cli is not None and hasattr(vision_cli, "add_subcommands"):
         vision_cli.add_subcommands(sub)
+    from web.room import cli as room_cli
+
+    room_cli.add_subcommands(sub)  # passetable hub
     return parser
 
 
@@ -111,6 +116,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         value = getattr(args, key)
         if value is not None:
             setattr(getattr(cfg, section), name, value)
+    cfg.mqtt_from_file = bool(cfg.mqtt)  # where an [mqtt] error is: the file or the flag
+    if args.mqtt:
+        cfg.mqtt = {**cfg.mqtt, "url": args.mqtt}
     if cfg.sim.pace < 0:
         return _die("--pace must be 0 or more seconds", "--pace doit valoir 0 seconde ou plus")
     if cfg.service.pin is not None and not (cfg.service.pin.isdigit() and 4 <= len(cfg.service.pin) <= 12):
@@ -125,8 +133,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return _die(*_both(f"broken settings: {exc}", f"réglages invalides : {exc}"))
     except OSError as exc:
         return _die(f"cannot start: {exc}", f"démarrage impossible : {exc}")
-    except Exception as exc:  # an unusable log file...
-        return _die(f"cannot start: {exc}", f"démarrage impossible : {exc}")
+    except Exception as exc:  # an unusable log file, bad [mqtt] settings (they say both languages)...
+        return _die(f"cannot start: {getattr(exc, 'en', exc)}", f"démarrage impossible : {getattr(exc, 'fr', exc)}")
     return service.run_until_stopped()
 
 
@@ -238,9 +246,26 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
                          f"téléphones : http://{address}:{server.port}/")
         if not lan:
             notes.append("passetable: no network address found / aucune adresse réseau trouvée")
+    if cfg.mqtt:
+        parts.append(_room_publisher(session, cfg, guard, page_url=url))
     service = Service(server, parts, notes=notes, url=url)
     service.alive = lambda: isinstance(session.snapshot(), dict)  # type: ignore[method-assign]  # takes its lock
     return service
+
+
+def _room_publisher(session: Any, cfg: Any, guard: Any, *, page_url: str) -> Any:
+    """The table on the café's broker (``[mqtt]`` or ``--mqtt``); commands from the hub are
+    signed with the table's own PIN."""
+    from web.room.publisher import TablePublisher
+    from web.room.settings import from_toml
+
+    values = {"page_url": page_url, **cfg.mqtt}
+    if values.get("commands"):
+        values.setdefault("pin", guard.pin)
+    settings = from_toml(values, where=f"{cfg.source} [mqtt]" if cfg.mqtt_from_file else "--mqtt")
+    publisher = TablePublisher.from_settings(session, settings)
+    session.health_sources["mqtt"] = publisher.health
+    return publisher
 
 
 def _access(cfg: Any) -> tuple[Any, list[str]]:

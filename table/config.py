@@ -77,6 +77,7 @@ class Config:
     sim: SimConfig = field(default_factory=SimConfig)
     camera: CameraConfig = field(default_factory=CameraConfig)
     gpio: dict[str, Any] = field(default_factory=dict)  # read by hardware.gpio
+    mqtt: dict[str, Any] = field(default_factory=dict)  # read by web.room.settings (the café's hub)
     source: str = "(defaults)"
 
     @property
@@ -105,13 +106,13 @@ def load_config(path: str | Path | None) -> Config:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
     cfg.source = str(path)
     for section, values in raw.items():
-        if section == "gpio":
+        if section in ("gpio", "mqtt"):  # checked by the part that reads them
             if not isinstance(values, dict):
-                raise ConfigError(f"{path}: [gpio] must be a table")
-            cfg.gpio = dict(values)
+                raise ConfigError(f"{path}: [{section}] must be a table")
+            setattr(cfg, section, dict(values))
             continue
         if section not in _SECTIONS:
-            raise ConfigError(f"{path}: unknown section [{section}] (known: {', '.join([*_SECTIONS, 'gpio'])})")
+            raise ConfigError(f"{path}: unknown section [{section}] (known: {', '.join([*_SECTIONS, 'gpio', 'mqtt'])})")
         if not isinstance(values, dict):
             raise ConfigError(f"{path}: [{section}] must be a table")
         setattr(cfg, section, _fill(_SECTIONS[section], values, f"{path} [{section}]"))

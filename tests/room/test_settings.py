@@ -82,17 +82,23 @@ def test_signatures_cover_every_field():
     assert exc.value.code == "no_pin"
 
 
-def test_compact_state_of_a_team_game_gives_each_player_the_team_score():
+def test_compact_state_of_a_team_game_gives_each_player_the_team_score(tmp_path):
+    from table.log import EventLog
+    from table.pass_pass.sim import SimulatedPassPassTable
+    from table.session import Session
     from web.room.compact import compact
 
-    snap = {"version": 3, "game_seq": 1, "game": "pass-pass", "alerts": [{"id": "1-1"}], "feed": [],
-            "view": {"names": {"en": ["A", "B", "C", "D"], "fr": ["A", "B", "C", "D"]}, "teams": True,
-                     "scores": [7, 4], "to_act": 2, "over": True, "winners": [0],
-                     "seats": [{"team": 0}, {"team": 1}, {"team": 0}, {"team": 1}]}}
+    session = Session(EventLog(tmp_path / "log.sqlite3"))
+    session.start_game("pass-pass", {"players": 4, "teams": True, "names": ["A", "B", "C", "D"], "deal_seed": 3})
+    SimulatedPassPassTable(session, pace=0, seed=1, restart_after=None).play_game()
+    snap = session.snapshot()
+    view = snap["view"]
     c = compact(snap, table="t", t=1.0)
-    assert [(p["name"]["en"], p["score"], p["team"]) for p in c["players"]] == [("A", 7, 0), ("B", 4, 1),
-                                                                               ("C", 7, 0), ("D", 4, 1)]
-    assert c["winners"] == [0, 2] and c["turn"] == 2 and c["alerts"] == 1 and c["over"]
+    teams = [seat["team"] for seat in view["seats"]]
+    assert [(p["name"]["en"], p["score"], p["team"]) for p in c["players"]] == [
+        (name, view["scores"][team], team) for name, team in zip("ABCD", teams, strict=True)]
+    assert c["winners"] == [seat for seat, team in enumerate(teams) if team in view["winners"]] and c["winners"]
+    assert c["over"] and c["alerts"] == len(snap["alerts"])
 
 
 def test_a_publisher_from_toml_settings_and_refused_combinations(tmp_path):
