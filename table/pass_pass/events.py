@@ -88,10 +88,12 @@ def feed_line(event: dict[str, Any], lang: str = "fr", names: Sequence[str] | No
         return (f"Fin de la manche {event['round']} : {scores}." if fr
                 else f"End of round {event['round']}: {scores}.")
     if kind == "member_recorded":
+        n = event["points"]
+        points = f"{n} point{'s' if (abs(n) >= 2 if fr else n != 1) else ''}"  # French: 0 and 1 singular
         return (f"{_team(event['team'], lang)} marque le score de {who(event['seat'])} : "
-                f"{event['points']} points, {event['pass_pass']} Pass Pass." if fr else
+                f"{points}, {event['pass_pass']} Pass Pass." if fr else
                 f"{_team(event['team'], lang)} records {who(event['seat'])}'s score: "
-                f"{event['points']} points, {event['pass_pass']} Pass Pass.")
+                f"{points}, {event['pass_pass']} Pass Pass.")
     if kind == "game_over":
         label = (lambda t: _team(t, lang)) if event.get("teams") else who
         winners = (" et " if fr else " and ").join(label(w) for w in event["winners"])

@@ -53,9 +53,28 @@ def _returned(e: Event, lang: str, n: Sequence[str] | None) -> str:
             else f"Cards landed together: {who} takes {card} back, only the lower one stays.")
 
 
+def _n(count: int, one: str, many: str, lang: str, *, lead: bool = True) -> str:
+    """A count with its word, singular or plural as each language wants (French: 0 and 1
+    singular); ``lead=False`` puts the number after the article ("les 3 cartes").
+
+    >>> _n(1, "carte", "cartes", "fr"), _n(0, "carte", "cartes", "fr"), _n(0, "card", "cards", "en")
+    ('1 carte', '0 carte', '0 cards')
+    >>> _n(3, "la carte", "les cartes", "fr", lead=False), _n(1, "the card", "the cards", "en", lead=False)
+    ('les 3 cartes', 'the card')
+    """
+    single = abs(count) < 2 if lang == "fr" else abs(count) == 1
+    word = one if single else many
+    if lead:
+        return f"{count} {word}"
+    if single and count == 1:
+        return word
+    article, _, noun = word.partition(" ")
+    return f"{article} {count} {noun}"
+
+
 def _pile_to_box(e: Event, lang: str, n: Sequence[str] | None) -> str:
-    return (f"Le tas du milieu ({e['count']} cartes) va dans la boîte." if lang == "fr"
-            else f"The centre pile ({e['count']} cards) goes to the box.")
+    return (f"Le tas du milieu ({_n(e['count'], 'carte', 'cartes', lang)}) va dans la boîte." if lang == "fr"
+            else f"The centre pile ({_n(e['count'], 'card', 'cards', lang)}) goes to the box.")
 
 
 def _start_card(e: Event, lang: str, n: Sequence[str] | None) -> str:
@@ -109,8 +128,8 @@ def _blocked(e: Event, lang: str, n: Sequence[str] | None) -> str:
 
 def _game_over(e: Event, lang: str, n: Sequence[str] | None) -> str:
     who, points = _seats(e["winners"], lang, n), max(e["goal_points"])
-    return (f"Fin de la partie : {who} gagne avec {points} points de but." if lang == "fr"
-            else f"Game over: {who} wins with {points} goal points.")
+    return (f"Fin de la partie : {who} gagne avec {_n(points, 'point de but', 'points de but', lang)}." if lang == "fr"
+            else f"Game over: {who} wins with {_n(points, 'goal point', 'goal points', lang)}.")
 
 
 _LINES: dict[str, Callable[[Event, str, Sequence[str] | None], str]] = {
@@ -121,8 +140,10 @@ _LINES: dict[str, Callable[[Event, str, Sequence[str] | None], str]] = {
         f"{_seat(e['seat'], lang, n)} pioche une carte de pénalité ({e['cards_left']} en main)." if lang == "fr"
         else f"{_seat(e['seat'], lang, n)} draws a penalty card ({e['cards_left']} in hand)."),
     "reshuffle": lambda e, lang, n: (
-        f"Pioche épuisée : les {e['count']} cartes de la boîte sont mélangées en nouvelle pioche." if lang == "fr"
-        else f"Draw pile empty: the {e['count']} cards of the box are shuffled into a new draw pile."),
+        f"Pioche épuisée : {_n(e['count'], 'la carte', 'les cartes', lang, lead=False)} de la boîte "
+        "forment une nouvelle pioche." if lang == "fr"
+        else f"Draw pile empty: {_n(e['count'], 'the card', 'the cards', lang, lead=False)} of the box "
+        "make a new draw pile."),
     "hands_to_box": lambda e, lang, n: (
         f"Les cartes encore en main ({e['count']}) vont dans la boîte." if lang == "fr"
         else f"The cards still in hand ({e['count']}) go to the box."),

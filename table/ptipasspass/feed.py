@@ -14,6 +14,19 @@ from typing import Any
 from table.ptipasspass.tokens import COLOUR_FR
 
 
+def au_tour(name: str) -> str:
+    """"Au tour de …" as French says it: elided before a vowel, "du joueur N" for a seat
+    without a name.
+
+    >>> au_tour("Léa"), au_tour("Ana"), au_tour("Joueur 4"), au_tour("Hugo")
+    ('Au tour de Léa', "Au tour d'Ana", 'Au tour du joueur 4', "Au tour d'Hugo")
+    """
+    if name.startswith("Joueur ") and name[7:].isdigit():
+        return f"Au tour du joueur {name[7:]}"
+    vowel = name[:1].lower() in "aeiouyéèêàâîïôöûüh" and name[:1] != ""
+    return f"Au tour d'{name}" if vowel else f"Au tour de {name}"
+
+
 def describe(event: dict[str, Any], lang: str = "fr", names: Sequence[str] | None = None) -> str:
     """The feed line for ``event``; ``names`` gives player names by seat (else "Player N")."""
     fr = lang == "fr"
@@ -83,9 +96,9 @@ def describe(event: dict[str, Any], lang: str = "fr", names: Sequence[str] | Non
         "round_started": lambda: (f"Round {e['round']}: {who(e['first'])} starts.",
                                   f"Manche {e['round']} : {who(e['first'])} commence."),
         "turn_started": lambda: ((f"{who(e['seat'])}'s turn: place a token.",
-                                  f"Au tour de {who(e['seat'])} : poser un jeton.")
+                                  f"{au_tour(who(e['seat']))} : poser un jeton.")
                                  if e["kind"] == "place" else
-                                 (f"{who(e['seat'])}'s turn: reveal.", f"Au tour de {who(e['seat'])} : révéler.")),
+                                 (f"{who(e['seat'])}'s turn: reveal.", f"{au_tour(who(e['seat']))} : révéler.")),
     }
     make = lines.get(e.get("type", ""))
     if make is None:
