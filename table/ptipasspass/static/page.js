@@ -13,6 +13,8 @@
           swap: "Intervertir ces deux gobelets", reveal: "Soulever ces trois gobelets",
           clear: "Effacer la sélection", abandon: "Manche bloquée : la rejouer",
           next_round: "Manche suivante", undo: "Annuler la dernière entrée", confirm: "Valider",
+          abandon_ask: "Rejouer la manche ? Tout ce qui a été saisi dans cette manche sera effacé.",
+          abandon_yes: "Oui, rejouer la manche", abandon_in: "La manche sera rejouée dans",
           empty: "vide", shows: "montre", colon: " : ", row: "rangée", col: "colonne",
           p_name_cup: "tient un jeton en secret : touchez le gobelet désigné.",
           p_doublon_window: "Quelqu'un dit-il « Doublon ! » ?",
@@ -33,6 +35,8 @@
           swap: "Swap these two cups", reveal: "Lift these three cups",
           clear: "Clear the selection", abandon: "Round stuck: replay it",
           next_round: "Next round", undo: "Undo the last entry", confirm: "Confirm",
+          abandon_ask: "Replay the round? Everything entered in this round will be cleared.",
+          abandon_yes: "Yes, replay the round", abandon_in: "The round is replayed in",
           empty: "empty", shows: "shows", colon: ": ", row: "row", col: "column",
           p_name_cup: "secretly holds a token: tap the cup they name.",
           p_doublon_window: "Does anyone call “Doublon!”?",
@@ -176,7 +180,13 @@
     const clear = button(s("clear"), "clear-selection", () => { selected = []; PT.redraw(); });
     out.push(PT.el("div", {}, swap, lift, clear));
     if (!v.can_swap) out.push(PT.el("p", { class: "muted" }, s("swapped")));
-    if (v.can_abandon) out.push(button(s("abandon"), "abandon", () => enter({ action: "AbandonRound" })));
+    // replaying the round throws away what was entered in it: asked first, then 10 s to cancel
+    if (v.can_abandon) {
+      out.push(button(s("abandon"), "abandon", () => {
+        PT.confirmThen(s("abandon_ask"), s("abandon_yes"), (n) => `${s("abandon_in")} ${n} s…`,
+                       () => enter({ action: "AbandonRound" }).catch(() => null));
+      }));
+    }
     return out;
   }
 

@@ -1,0 +1,64 @@
+"""The health panel tells everything in its summary line: every warning a part reports
+(not only a lost link), the figures named in the page's language (the serial bridge's
+drop counters too), and a log that cannot be written in red."""
+
+from __future__ import annotations
+
+import pytest
+
+from table.log import EventLog, LogWriteError
+from table.session import Session
+from web.app import create_app
+from web.server import DashboardServer
+
+pytestmark = pytest.mark.browser
+
+CHATTER = {"en": "The beam of the column 3 chatters (40 edges for 2 pegs): clean or realign it.",
+           "fr": "Le faisceau de la colonne 3 clignote (40 fronts pour 2 pions) : nettoyez-le ou réalignez-le."}
+
+
+@pytest.fixture
+def served(tmp_path):
+    session = Session(EventLog(tmp_path / "log.sqlite3"))
+    session.new_game("passe-murailles")
+    serial = {"alive": True, "crc_errors": 2, "drops": 14, "recovered_drops": 3, "stale_drops": 1, "refused": 0}
+    gpio = {"running": True, "warnings": []}
+    session.health_sources["serial"] = lambda: dict(serial)
+    session.health_sources["gpio"] = lambda: dict(gpio)
+    server = DashboardServer(create_app(session), port=0, max_streams=4)
+    server.start()
+    yield session, server.url, gpio
+    server.stop()
+    session.log.close()
+
+
+def test_every_warning_reaches_the_summary_and_figures_are_named(served, page):
+    session, url, gpio = served
+    page.goto(url + "?lang=fr")
+    summary = page.locator("#health-panel summary")
+    page.wait_for_function("() => document.querySelector('#health-panel summary').dataset.state === 'ok'")
+    assert "Capteurs OK" in summary.inner_text()
+    gpio["warnings"] = [CHATTER]
+    session.touch()
+    page.wait_for_function("() => document.querySelector('#health-panel summary').dataset.state === 'warn'")
+    assert "1 avertissement" in summary.inner_text() and "Capteurs OK" not in summary.inner_text()
+    page.click("#health-panel summary")
+    health = page.locator("#health").inner_text()
+    assert CHATTER["fr"] in health                                   # the warning itself, on top
+    for words in ("Chutes rattrapées", "Chutes périmées", "Erreurs de somme de contrôle", "Liaison vivante"):
+        assert words in health
+    assert page.locator("#health tr[data-key=alive] td").inner_text() == "oui"
+
+
+def test_a_log_that_cannot_be_written_is_red(served, page):
+    session, url, _ = served
+    page.goto(url + "?lang=en")
+    page.wait_for_function("() => document.querySelector('#health-panel summary').dataset.state === 'ok'")
+    session._write_failed(LogWriteError("database or disk is full"))  # as the session's own example does
+    page.wait_for_function("() => document.querySelector('#health-panel summary').dataset.state === 'log'")
+    summary = page.locator("#health-panel summary")
+    assert "Log cannot be written" in summary.inner_text()
+    assert "bad" in summary.get_attribute("class")
+    assert page.locator(".alert-box[data-alert=log-unwritable]").count() == 1
+    page.click("#health-panel summary")
+    assert "storage is full" in page.locator("#health").inner_text()
