@@ -15,7 +15,9 @@ Kinds (``source="camera"``):
   content with no cup on it (colours sorted, one per token, maybe empty).
 * ``peg_seen`` {column, colour} when a peg stays in a frame top hole.
 
-Unknown cards (the recogniser abstained) make no observation.
+Unknown cards (the recogniser abstained) make no observation. With ``empty_table`` (a
+frame of the table without cards, e.g. the calibration shot) cards are found by how they
+differ from it, on any cloth, and only card-sized outlines count.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from table.observations import Observation
+from vision.background import TableBackground
 from vision.calibration import Calibration
 from vision.profile import TableProfile
 from vision.recognise import CardRecogniser, quad_overlap
@@ -37,7 +40,12 @@ class TableWatcher:
 
     def __init__(self, recogniser: CardRecogniser | None, calibration: Calibration, profile: TableProfile, *,
                  colours: ColourModel | None = None, watch_cells: bool = False, watch_holes: bool = False,
-                 appear_frames: int = 3, vanish_frames: int = 5, source: str = "camera"):
+                 appear_frames: int = 3, vanish_frames: int = 5, source: str = "camera",
+                 empty_table: np.ndarray | None = None):
+        if empty_table is not None and recogniser is not None:
+            # the calibration shot of the empty table: cards are what differs from it
+            det = recogniser.detector
+            det.background = TableBackground.from_shot(empty_table, det.settings.scale, calibration.table_to_image)
         self.recogniser, self.cal, self.profile, self.colours = recogniser, calibration, profile, colours
         self.watch_cells = watch_cells and colours is not None
         self.watch_holes = watch_holes and colours is not None
@@ -95,7 +103,8 @@ class TableWatcher:
             cell, colours = ch.key
             if ch.kind == "seen" and self._cell_reported.get(cell) != colours:
                 self._cell_reported[cell] = colours
-                obs.append(Observation.now("token_seen", source=self.source, t=ch.t, cell=list(cell), colours=list(colours)))
+                obs.append(Observation.now("token_seen", source=self.source, t=ch.t, cell=list(cell),
+                                           colours=list(colours)))
             elif ch.kind == "gone" and self._cell_reported.get(cell) == colours:
                 del self._cell_reported[cell]   # the cup went back: a later lift is news again
         return obs

@@ -128,3 +128,25 @@ def test_partial_enrolment_names_only_the_enrolled_cards(photo_dirs, tmp_path, c
     assert named == ["dog", "michi"] and len(cards) == 3    # fabi-rocce seen, not named
     rec = CardRecogniser(CardModel.load(out))
     assert sorted(m.card for m in rec.recognise(scene.image) if m.card) == ["dog", "michi"]
+
+
+def test_watcher_with_the_empty_table_sees_a_card_on_white_cloth(model_dirs, profile):
+    from vision.calibration import Calibration
+    from vision.pipeline import TableWatcher
+    from vision.sources import Frame
+
+    cam = random_camera(np.random.default_rng(2), SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
+    cal = Calibration(np.linalg.inv(cam), (1280, 720))
+    cloth = np.full((720, 1280, 3), WHITE, np.uint8)
+    steady = SceneStyle(gradient_max=0, cast_max=0, glare_prob=0, blur_max=0.3, noise_max=2, jpeg_quality=(90, 95),
+                        overlap_prob=0, hand_prob=0, motion_blur_prob=0)   # the room's light does not change
+    empty = render_table([], cam, np.random.default_rng(0), steady, background=cloth).image
+    rec = CardRecogniser(CardModel.load(model_dirs["pass-pass"]))
+    w = TableWatcher(rec, cal, profile, appear_frames=2, vanish_frames=2, empty_table=empty)
+    assert rec.detector.background is not None
+    lay = [Placement("blue-8", (400, 225), 70)]
+    seen = []
+    for k in range(3):
+        img = render_table(lay, cam, np.random.default_rng(k + 1), steady, background=cloth).image
+        seen += [(o.kind, o.data["card"], o.data["zone"]) for o in w.process(Frame(img, k / 30, k))]
+    assert seen == [("card_seen", "blue-8", "trick")]
