@@ -1,7 +1,7 @@
 """From frames to observations: cards, tokens and pegs, each debounced.
 
-    >>> watcher = TableWatcher(CardRecogniser(model), calibration, profile)
-    >>> for frame in source:
+    >>> watcher = TableWatcher(CardRecogniser(model), calibration, profile)  # doctest: +SKIP
+    >>> for frame in source:  # doctest: +SKIP
     ...     for obs in watcher.process(frame):
     ...         session.submit(obs)
 

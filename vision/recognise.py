@@ -5,8 +5,8 @@ turns (and both ways round when the quad is too square on screen to tell its lon
 The best score is the card's confidence; the margin is how far it beats the best other
 card. Below either threshold the answer is ``card=None``: an unknown card, never a guess.
 
-    >>> rec = CardRecogniser(CardModel.load("models/pass-pass"))
-    >>> [(m.card, round(m.confidence, 2)) for m in rec.recognise(frame)]
+    >>> rec = CardRecogniser(CardModel.load("models/pass-pass"))  # doctest: +SKIP
+    >>> [(m.card, round(m.confidence, 2)) for m in rec.recognise(frame)]  # doctest: +SKIP
     [('purple-10', 0.97), (None, 0.41)]
 """
 
@@ -50,9 +50,9 @@ class CardMatch:
 class CardRecogniser:
     """Detects and identifies cards. Not thread-safe (the detector keeps its last mask).
 
-        >>> rec = CardRecogniser(model)
-        >>> matches = rec.recognise(frame)
-        >>> known = [m.card for m in matches if m.card]
+        >>> rec = CardRecogniser(model)  # doctest: +SKIP
+        >>> matches = rec.recognise(frame)  # doctest: +SKIP
+        >>> known = [m.card for m in matches if m.card]  # doctest: +SKIP
     """
 
     def __init__(self, model: CardModel, detector: CardDetector | None = None):
