@@ -103,6 +103,9 @@ class CameraStandIn:
                                                 colour=colour))
 
 
+CAMERA_PLACINGS = 10  # camera poses tried until the calibration shot shows every marker
+
+
 class RenderedCamera:
     """The camera witness through the real vision code: each time the top holes change,
     frames of the frame are rendered (``vision.synth``: the table's markers, the holes,
@@ -131,7 +134,7 @@ class RenderedCamera:
                  vanish_frames: int = 5):
         import numpy as np
 
-        from vision.calibration import calibrate
+        from vision.calibration import CalibrationError, calibrate
         from vision.markers import marker_pictures
         from vision.pipeline import TableWatcher
         from vision.profile import TableProfile
@@ -142,13 +145,22 @@ class RenderedCamera:
         self.session, self.clock, self.fps = session, clock, fps
         self.profile = TableProfile.load()
         self._rng = np.random.default_rng(seed)
-        self._view = random_camera(self._rng, SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
         background = _background(self._rng, (1280, 720))
         pictures = marker_pictures(self.profile)
-        shot = render_table([], self._view, self._rng, SceneStyle.clean(), pictures=pictures, background=background,
-                            discs=token_discs(self.profile, self.CALIBRATION_TOKENS, self.CALIBRATION_CUPS)
-                            + peg_discs(self.profile, self.CALIBRATION_PEGS)).image
-        calibration = calibrate(shot, self.profile)
+        for attempt in range(CAMERA_PLACINGS):
+            # As at a real table, the camera is moved until the calibration sees every marker.
+            self._view = random_camera(self._rng, SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
+            shot = render_table([], self._view, self._rng, SceneStyle.clean(), pictures=pictures,
+                                background=background,
+                                discs=token_discs(self.profile, self.CALIBRATION_TOKENS, self.CALIBRATION_CUPS)
+                                + peg_discs(self.profile, self.CALIBRATION_PEGS)).image
+            try:
+                calibration = calibrate(shot, self.profile)
+                break
+            except CalibrationError:
+                if attempt == CAMERA_PLACINGS - 1:
+                    raise
+        self.placings = attempt + 1
         colours = ColourModel.from_shot(shot, calibration, self.profile)
         # The still part of every frame (markers, cloth, empty holes), drawn once; each frame adds the peg heads.
         self._base = render_table([], self._view, self._rng, SceneStyle(), pictures=pictures, background=background,
