@@ -100,7 +100,7 @@ def bench_latency(samples: int) -> dict[str, Any] | None:
         try:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                page = browser.new_page()
+                page = browser.new_page(bypass_csp=True)  # wait_for_function evaluates strings
                 page.goto(server.url)
                 page.wait_for_function("window.__renders && window.__renders.length > 0")
                 offsets = [0] * 6
@@ -147,19 +147,19 @@ SOAK_FACT_EVERY_S = 2.0   # virtual seconds between two sensor facts (one table)
 SOAK_SAMPLE_EVERY_S = 900.0
 
 
-def _soak_facts(game: Any) -> list[Any]:
-    """What the frame's sensors report for one random legal move of a Passe-Murailles
-    game (a drop, a slide, the board), as the simulated table would."""
+def _soak_facts(game: Any) -> tuple[Any, list[Any]]:
+    """One random legal move of a Passe-Murailles game and what the frame's sensors
+    report for it (a drop, a slide, the board), as the simulated table would."""
     from table.observations import Observation
     from table.passe_murailles import DropPeg, MoveSlide
 
     action = random.choice(game.legal_actions())
     if isinstance(action, DropPeg):
-        return [Observation.now("peg_drop", source="soak", column=action.column)]
+        return action, [Observation.now("peg_drop", source="soak", column=action.column)]
     if isinstance(action, MoveSlide):
-        return [Observation.now("slide", source="soak", slide=action.slide,
-                                offset=game.frame.offset(action.slide) + action.step)]
-    return [Observation.now("board", source="soak", position=game.frame.board_position + action.step)]
+        return action, [Observation.now("slide", source="soak", slide=action.slide,
+                                        offset=game.frame.offset(action.slide) + action.step)]
+    return action, [Observation.now("board", source="soak", position=game.frame.board_position + action.step)]
 
 
 def _proc_status() -> dict[str, int]:
@@ -235,14 +235,19 @@ def run_soak(hours: float, *, as_json: bool = False, quick: bool = False, seed: 
         next_restart = start_t + rng.uniform(0.5, 3.0) * 3600
         facts = 0
         wall0 = time.perf_counter()
+        engine = None  # the players' own copy of the game (the session's copy is asked for now and then)
         while clock["t"] < end_t:
-            record = session.current_game()
-            if record is None or record.engine.is_over() or len(record.engine.history) > 400:
-                session.start_game(game_id, t=clock["t"])
+            if engine is None or facts % 100 == 0:
                 record = session.current_game()
-            for obs in _soak_facts(record.engine):
+                engine = record.engine if record is not None else None
+            if engine is None or engine.is_over() or len(engine.history) > 400:
+                session.start_game(game_id, t=clock["t"])
+                engine = session.current_game().engine
+            action, observed = _soak_facts(engine)
+            for obs in observed:
                 session.submit(obs.__class__(kind=obs.kind, t=clock["t"], source=obs.source, data=obs.data))
                 facts += 1
+            engine.apply(action)
             clock["t"] += SOAK_FACT_EVERY_S
             if clock["t"] >= next_checkpoint:
                 session.log.checkpoint()
@@ -268,8 +273,7 @@ def run_soak(hours: float, *, as_json: bool = False, quick: bool = False, seed: 
                                 "threads": status["Threads"], "open_files": len(os.listdir("/proc/self/fd")),
                                 "log_mb": round(files / 2**20, 2), "facts": facts,
                                 "last_startup_ms": round(restarts[-1] * 1000, 1), "restarts": len(restarts) - 1})
-                if not as_json:
-                    print(json.dumps(samples[-1]), flush=True)
+                print(json.dumps(samples[-1]), file=sys.stderr if as_json else sys.stdout, flush=True)
                 next_sample += SOAK_SAMPLE_EVERY_S
         stop.set()
         server.stop()

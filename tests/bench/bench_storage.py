@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 EVENING_FACTS = 2 * 4 * 3600 // 2  # 2 tables, 4 hours, one sensor fact every 2 s per table
 
 
-def build_log(path: Path, n_obs: int, n_games: int) -> None:
+def build_log(path: Path, n_obs: int, n_games: int, last_game: int | None = None) -> None:
     """A log of ``n_obs`` observations over ``n_games`` games, written as today's schema
     (the EventLog creates it, so the figures hold for whichever version runs)."""
     from table import games
@@ -54,7 +54,7 @@ def build_log(path: Path, n_obs: int, n_games: int) -> None:
     for g in range(n_games):
         rows.append((t, "bench", "game_start", start))
         offsets = [0] * 6
-        moves = per_game - 1 if g < n_games - 1 else per_game // 2
+        moves = per_game - 1 if g < n_games - 1 else (last_game if last_game is not None else per_game // 2)
         for i in range(moves):
             slide = 1 + i % 6
             offsets[slide - 1] ^= 1
@@ -89,12 +89,27 @@ from table.session import Session
 """
 
 
-def startup(n_obs: int, n_games: int, runs: int = 5) -> dict:
+def startup(n_obs: int, n_games: int, runs: int = 5, last_game: int | None = None) -> dict:
     with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR")) as tmp:
         path = Path(tmp) / "passetable.sqlite3"
         t0 = time.perf_counter()
-        build_log(path, n_obs, n_games)
+        build_log(path, n_obs, n_games, last_game)
         built = time.perf_counter() - t0
+        snapshot_at = None
+        from table.log import EventLog
+        from table.session import Session
+
+        first = Session(EventLog(path))  # as the running service would have: a snapshot of the game
+        if hasattr(first, "save_snapshot") and first.save_snapshot():
+            snapshot_at = first.log.last_seq()
+        first.log.close()
+        if snapshot_at is not None:  # the worst case: 199 facts after the last snapshot
+            db = sqlite3.connect(path)
+            db.executemany("INSERT INTO observations (t, source, kind, data) VALUES (?, ?, ?, ?)",
+                           [(2e9 + i, "bench", "slide", json.dumps({"offset": i % 2, "slide": 1 + (i // 2) % 6}))
+                            for i in range(199)])
+            db.commit()
+            db.close()
         inner, outer, base = [], [], []
         child = None
         for _ in range(runs):
@@ -107,7 +122,8 @@ def startup(n_obs: int, n_games: int, runs: int = 5) -> dict:
             outer.append(time.perf_counter() - t0)
             child = json.loads(out.strip().splitlines()[-1])
             inner.append(child["start_s"])
-        return {"observations": n_obs, "games": n_games, "log_mb": round(path.stat().st_size / 2**20, 1),
+        return {"observations": n_obs, "games": n_games, "last_game_facts": last_game, "snapshot_at": snapshot_at,
+                "log_mb": round(path.stat().st_size / 2**20, 1),
                 "build_s": round(built, 1), "runs": runs,
                 "startup_median_s": round(statistics.median(inner), 3),
                 "startup_outside_median_s": round(statistics.median(outer) - statistics.median(base), 3),
@@ -211,11 +227,12 @@ def main() -> int:
     parser.add_argument("--obs", type=int, default=100_000)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--last-game", type=int, default=None, help="facts in the current (last) game")
     args = parser.parse_args()
     from table.bench import machine
 
     if args.what == "startup":
-        report = startup(args.obs, args.games, args.runs)
+        report = startup(args.obs, args.games, args.runs, args.last_game)
     else:
         report = writes(args.obs) if args.what == "writes" else writes_session(args.obs)
     report["machine"] = machine()
