@@ -90,7 +90,7 @@ def test_the_tv_shows_every_score_at_least_64_px_high_and_no_button(dashboard, b
         assert [s for s, _, _ in scores] == ["" if p["score"] is None else str(p["score"]) for p in summary["players"]]
         assert all(size >= 64 and height >= 64 for _, size, height in scores), scores
         assert page.locator("button:visible, select:visible, input:visible").count() == 0
-        assert page.locator("#tv-qr svg path").count() == 1
+        assert page.locator("#tv-qr svg path").count() == 1 and page.locator("#tv-qr").is_visible()
         assert page.locator("#tv-qr").get_attribute("data-url").startswith("http://")
         assert "0.0.0.0" not in page.locator("[data-testid=tv-address]").inner_text()
         # the last events as sentences, and a live update reaches the TV by itself

@@ -42,6 +42,20 @@
     PT.renderFeed(document.getElementById("feed"), (state.feed || []).slice(-FEED_LINES));
   };
 
+  // The game's drawing without its controls: a cup or a card stays (as a plain box), the
+  // scorekeeper's forms and buttons go (tv.css hides their containers).
+  PT.viewFilter = function plain(root) {
+    for (const b of root.querySelectorAll("button")) {
+      const box = document.createElement("div");
+      for (const { name, value } of b.attributes) {
+        if (!["disabled", "type", "onclick", "aria-disabled"].includes(name)) box.setAttribute(name, value);
+      }
+      box.classList.add("tv-was-button");
+      box.append(...b.childNodes);
+      b.replaceWith(box);
+    }
+  };
+
   // The QR code and the short address phones can open (the LAN address, not 0.0.0.0).
   function showAddress(url, name) {
     const box = document.getElementById("tv-qr");
