@@ -177,10 +177,21 @@ def writes_session(n_obs: int) -> dict:
         os.sync()
         w1, b1 = _wchar(), _wchar("write_bytes")
         size = path.stat().st_size
+        per_game = None
+        try:
+            from table import archive
+
+            rows = archive.games(session.log)
+            if rows:
+                per_game = {"archived": len(rows), "archive_bytes_per_game": round(statistics.mean(
+                    r["bytes"] for r in rows)),
+                    "raw_facts_per_game": round(statistics.mean(r["raw_facts"] for r in rows))}
+        except ImportError:  # a version without the archive
+            pass
         session.log.close()
     return {"observations": n_obs, "games": games, "submit_ms_mean": round(elapsed / n_obs * 1000, 3),
             "wchar_per_obs": round((w1 - w0) / n_obs), "write_bytes_per_obs": round((b1 - b0) / n_obs),
-            "log_bytes_per_obs": round(size / n_obs), "evening_facts": EVENING_FACTS,
+            "log_bytes_per_obs": round(size / n_obs), "archive": per_game, "evening_facts": EVENING_FACTS,
             "evening_mb_wchar": round((w1 - w0) / n_obs * EVENING_FACTS / 2**20, 1),
             "evening_mb_write_bytes": round((b1 - b0) / n_obs * EVENING_FACTS / 2**20, 1)}
 
