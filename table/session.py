@@ -649,18 +649,28 @@ class Session:
         return True
 
     def _log_health(self) -> dict[str, Any]:
-        """``health()["log"]``: ``ok`` is what the health panel shows (false: red)."""
+        """``health()["log"]``: ``ok`` false (the health panel's red "log cannot be written")
+        while writes fail, with ``error`` in both languages; a damaged file or quarantined
+        rows are ``warnings`` (the panel lists them) and keep ``ok`` true: the table writes."""
         exc = self.write_error
-        out: dict[str, Any] = {"ok": exc is None and not getattr(self.log, "integrity", []), "writable": exc is None}
+        out: dict[str, Any] = {"ok": exc is None, "writable": exc is None}
         if exc is not None:
             out["error"] = {"en": f"The log cannot be written: {exc.en}", "fr": f"Le journal ne peut pas être écrit : "
                             f"{exc.fr}", "reason": exc.reason}
-        if getattr(self.log, "integrity", []):
-            out["damaged"] = self.log.integrity[:10]
+        warnings = []
+        damaged = getattr(self.log, "integrity", [])
+        if damaged:
+            out["damaged"] = len(damaged)
+            warnings.append({"en": f"The log file is damaged: {damaged[0]} (see 'passetable log check').",
+                             "fr": f"Le fichier journal est abîmé : {damaged[0]} (voir « passetable log check »)."})
         if self.quarantined:
-            out["quarantined"] = sorted(self.quarantined)
+            out["quarantined"] = len(self.quarantined)
+            rows = ", ".join(str(seq) for seq in sorted(self.quarantined)[:10])
+            warnings.append({"en": f"Log rows set aside (cannot be replayed): {rows}.",
+                             "fr": f"Lignes du journal mises de côté (impossibles à rejouer) : {rows}."})
+        if warnings:
+            out["warnings"] = warnings
         return out
-
 
 def _is_over(adapter: Any) -> bool:
     engine = getattr(adapter, "g", None)
