@@ -44,6 +44,7 @@
     .grid-cards button.pp-card { font-size: 1rem; } .grid-cards button.pp-card:disabled { opacity: .2; cursor: default; }
     .pp-d { font-size: .7em; letter-spacing: -1px; display: block; }
     .pp-card { position: relative; }
+    button.pp-card { min-width: 44px; min-height: 44px; }  /* a thumb's target, in the prompts too */
     .pp-l { position: absolute; top: 1px; left: 3px; font-size: .6rem; font-weight: normal; opacity: .9; }
     .pp-h { font-size: 1.1rem; margin: .8rem 0 .3rem; }
     @media (max-width: 600px) {
