@@ -206,6 +206,7 @@ class Service:
 
 def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
     from table import games
+    from table.backup import Keeper
     from table.log import EventLog
     from table.session import Session
     from web.app import create_app
@@ -236,7 +237,8 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
                      desk=_enrolment_desk(cfg, sim=sim), guard=guard,
                      hosts=allowed_hosts(cfg.service.host, cfg.service.hostnames),
                      secret_key=load_or_make_secret(Path(cfg.service.data_dir)))
-    server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams)
+    server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams,
+                             keeper=Keeper(session, keep_days=cfg.service.keep_sensor_days))
     url = server.url
     if cfg.service.host in ("0.0.0.0", "::"):  # phones cannot open 0.0.0.0: say where the table really is
         lan = lan_addresses()

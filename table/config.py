@@ -43,6 +43,7 @@ class ServiceConfig:
     pin: str | None = None        # the table's PIN for writes; None: made at first start, kept in data_dir/pin
     pin_everywhere: bool = False  # True: the Pi's own screen (loopback) must type the PIN too
     hostnames: list = field(default_factory=list)  # extra names the table answers to (besides its own)
+    keep_sensor_days: float = 30.0  # raw sensor facts of finished games are pruned after this (the games stay)
 
 
 @dataclass

@@ -320,11 +320,11 @@ class Session:
         except Exception as exc:  # the adapter's own cross-checks (player count and teams...)
             en, fr = getattr(exc, "en", str(exc)), getattr(exc, "fr", str(exc))
             raise Refused("bad_options", f"This game cannot start: {en}",
-                          f"Cette partie ne peut pas commencer : {fr}", status=400) from None
+                          f"Cette partie ne peut pas commencer : {fr}", status=422) from None
         problem = adapter.start_problem()
         if problem:
             raise Refused("bad_options", f"This game cannot start: {problem['en']}",
-                          f"Cette partie ne peut pas commencer : {problem['fr']}", status=400)
+                          f"Cette partie ne peut pas commencer : {problem['fr']}", status=422)
 
     def _check_resolve(self, obs: Observation) -> None:
         alert_id = obs.data.get("alert")

@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from table.errors import Refused
 from table.observations import Observation
 
 log = logging.getLogger(__name__)
@@ -122,8 +123,12 @@ class DeadlineTimer:
         """Submit one tick if a deadline has passed; True if it did."""
         if self.due() is None:
             return False
+        try:
+            self.session.submit(Observation(kind=TICK, t=self.clock(), source="timer"))
+        except Refused as exc:  # the log cannot be written now: the session says so; try again next poll
+            log.warning("tick not recorded: %s", exc.en)
+            return False
         self.ticks += 1
-        self.session.submit(Observation(kind=TICK, t=self.clock(), source="timer"))
         return True
 
     def start(self) -> None:

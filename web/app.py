@@ -103,8 +103,8 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
                              "Les modifications ne viennent que des pages de la table.", 403, code="foreign_origin")
         if request.path == "/api/login" or _writer():
             return None
-        raise BadRequest("Type the table's PIN to change the game.", "Tapez le code de la table pour modifier la partie.",
-                         401, code="pin_needed")
+        raise BadRequest("Type the table's PIN to change the game.",
+                         "Tapez le code de la table pour modifier la partie.", 401, code="pin_needed")
 
     def _writer() -> bool:
         return guard.trusted(request.remote_addr) or cookie.get("pin") == guard.fingerprint()
@@ -235,8 +235,8 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
     # ------------------------------------------------------------- reading
     @app.get("/api/state")
     def state():
-        _, payload = hub.current()
-        return Response(payload, mimetype="application/json")
+        _, body = hub.current_bytes()  # encoded once per state, shared by every client
+        return Response(body, mimetype="application/json")
 
     @app.get("/api/games")
     def game_list():

@@ -103,7 +103,10 @@ class GpioAttachment:
             obs = Observation(kind=K.BEAM, t=t, source=SOURCE, data={"column": name})
         else:
             obs = Observation(kind=K.SIDE_SPILL, t=t, source=SOURCE, data={"side": name})
-        self.session.submit(obs)
+        try:
+            self.session.submit(obs)
+        except Refused as exc:  # the log cannot be written (disk full): the session raised an alert
+            log.warning("beam %s not recorded: %s", name, exc.en)
 
     def _pressed(self, name: str, t: float) -> None:
         if not self._running.is_set():
