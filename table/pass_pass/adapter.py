@@ -145,8 +145,9 @@ class PassPassAdapter(GameAdapter):
     def __init__(self, start: Observation):
         super().__init__(start)
         self.setup = parse_options(self.options)
+        # seeded from the start's place in the log, so that every replay (and a snapshot) is the same game
         self.g: Game = new_game(self.setup["players"], teams=self.setup["teams"], first=self.setup["first"],
-                                deal=False)
+                                deal=False, seed=start.seq or 0)
         #: the actions applied so far, in order, with the seq of their entry
         self.actions: list[Action] = []
         self.entry_seqs: list[int | None] = []

@@ -241,12 +241,7 @@ def test_new_logs_write_small_pages_and_find_games_by_index(log_path):
     assert "obs_undo" in json.dumps(plan)
 
 
-PASS_PASS_RNG = pytest.mark.xfail(strict=True, reason=(
-    "Pass Pass's engine seeds its rng from nowhere in the log: two replays of the same log differ ('rng' in "
-    "to_dict()), so the snapshot (the live state) and a replay disagree; the adapter should seed it from the start"))
-
-
-@pytest.mark.parametrize("game, options", [pytest.param("pass-pass", {"players": 4}, marks=PASS_PASS_RNG),
+@pytest.mark.parametrize("game, options", [("pass-pass", {"players": 4}),
                                            ("passe-eclair", {}), ("ptipasspass", {}), (GAME, {})])
 def test_every_game_resumes_from_its_snapshot_as_the_replay_has_it(log_path, game, options):
     from table.games import games
