@@ -231,3 +231,29 @@ def test_the_new_pages_live_within_the_content_security_policy(dashboard, strict
             strict_page.wait_for_function("() => document.body.dataset.version !== undefined")
     strict_page.wait_for_selector("[data-testid=ppp]")
     assert strict_page.csp_violations == []
+
+
+def test_the_enrolment_page_fits_a_phone_names_cards_and_passes_axe(tmp_path, browser):
+    import time
+
+    from vision.desk import simulated_desk
+
+    session = Session(EventLog(tmp_path / "log.sqlite3"))
+    server = DashboardServer(create_app(session, desk=simulated_desk(tmp_path / "models", time.time)), port=0,
+                             max_streams=4)
+    server.start()
+    try:
+        for width, height in ((1366, 768), (360, 740)):
+            context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+            page = context.new_page()
+            page.goto(server.url + "enrol?lang=fr")
+            page.select_option("#deck", "pass-pass")
+            page.wait_for_function("() => document.querySelector('#instruction').textContent.includes('violet 1')")
+            assert page.locator("#cards button[data-card='purple-6']").inner_text() == "violet 6"
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            bad = [v for v in _axe(page) if v["impact"] in ("serious", "critical")]
+            assert bad == [], json.dumps(bad)
+            context.close()
+    finally:
+        server.stop()
+        session.log.close()
