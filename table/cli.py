@@ -48,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "kept in the data folder)")
     run.add_argument("--pin-everywhere", action="store_true", default=None,
                      help="ask for the PIN on this machine's own screen too (loopback is trusted otherwise)")
+    run.add_argument("--bot", choices=["red", "blue"], help="the machine takes this seat (games that have a bot)")
+    run.add_argument("--level", type=int, choices=range(1, 6), metavar="1..5",
+                     help="the machine's level with --bot (1 beginner .. 5 strongest; default 3)")
     run.add_argument("--mqtt", metavar="URL",
                      help="publish this table to the café's broker: mqtt://host:1883 or mqtts://host:8883")
     run.add_argument("--log-level", choices=["debug", "info", "warning", "error"], default="info",
@@ -117,6 +120,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if value is not None:
             setattr(getattr(cfg, section), name, value)
     cfg.mqtt_from_file = bool(cfg.mqtt)  # where an [mqtt] error is: the file or the flag
+    cfg.bot, cfg.bot_level = args.bot, args.level
     if args.mqtt:
         cfg.mqtt = {**cfg.mqtt, "url": args.mqtt}
     if cfg.sim.pace < 0:
@@ -219,7 +223,13 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
     defaults = {g.id: g.defaults(cfg) for g in games.games().values() if g.defaults is not None}
     session = Session(EventLog(cfg.log_path))
     options = defaults.setdefault(spec.id, {})
+    if getattr(cfg, "bot", None):  # --bot / --level: options of the game being played
+        options.update({"bot": cfg.bot, "bot_level": cfg.bot_level or 3})
+        spec.check_options(options)  # a game without a bot says so now, not at its first start
     parts: list[Any] = []
+    for game in games.games().values():  # what each game adds to the service (e.g. a bot's seat, idle until asked)
+        if game.parts is not None:
+            parts += game.load("parts")(session, cfg)
     if sim:
         if spec.simulator is None:
             raise ConfigError(f"{spec.names['en']} has no simulated table | {spec.names['fr']} n'a pas de table "

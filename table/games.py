@@ -92,7 +92,9 @@ class GameSpec:
     a list of them). ``sensors`` names the factory of the hardware a real table of this
     game needs, called as ``factory(session, settings, game_options)`` (None: the
     dashboard alone can keep the game). ``defaults(settings)`` gives the options every new
-    game of it starts with (e.g. the frame's geometry from the settings).
+    game of it starts with (e.g. the frame's geometry from the settings). ``parts`` names
+    a factory ``factory(session, settings) -> [part]`` of service parts the game adds (a
+    bot's seat); ``hint`` a function ``hint(engine) -> dict`` behind the page's hint button.
     """
 
     id: str
@@ -105,6 +107,8 @@ class GameSpec:
     simulator: str | None = None
     sensors: str | None = None
     defaults: Callable[[Any], dict[str, Any]] | None = None
+    parts: str | None = None
+    hint: str | None = None
     static: Path | None = None
     deck: Deck | None = None
 

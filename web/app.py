@@ -243,6 +243,17 @@ def create_app(session: Session, *, max_streams: int = 64, game_defaults: dict[s
         """The installed games with their option schemas (the setup forms)."""
         return jsonify(games=[spec.describe() for spec in known.values()], default=first_game)
 
+    @app.get("/api/hint")
+    def game_hint():
+        """The best move and the threats for the player to move, where the game offers
+        hints and they are switched on for this game (computed on a private copy)."""
+        record = session.current_game()
+        spec = known.get(record.game) if record is not None else None
+        if spec is None or spec.hint is None or not record.options.get("hints"):
+            raise BadRequest("Hints are off for this game.", "Les conseils sont désactivés pour cette partie.", 409,
+                             code="no_hints")
+        return jsonify(spec.load("hint")(record.engine))
+
     @app.get("/api/stream")
     def stream():
         if not hub.try_open():

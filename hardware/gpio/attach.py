@@ -11,7 +11,8 @@
   resolution of this game (the alert opens again). Pressed with nothing to do, they
   are ignored (the health panel counts the presses).
 * The turn lights follow the game's ``current_player``; the buzzer sounds twice for
-  every new alert (an illegal move, a disagreement between beams and physics).
+  every new alert (an illegal move, a disagreement between beams and physics), once
+  when the bot announces its move.
 * A :class:`~table.timers.DeadlineTimer` submits the ``tick`` that turns "no beam in
   time" into a logged fact.
 """
@@ -27,6 +28,7 @@ from typing import Any
 from table import observations as K
 from table.errors import Refused
 from table.observations import Observation
+from table.passe_murailles.seat import BOT_MOVE
 from table.timers import DeadlineTimer
 
 from .devices import BeamArray, Buttons, Buzzer, TurnLights
@@ -127,6 +129,8 @@ class GpioAttachment:
         if not self._running.is_set():
             return
         snap = self._show_turn()
+        if obs.kind == BOT_MOVE:
+            self.buzzer.sound(1)  # the bot has spoken: its move is on the page and the TV
         open_ids = {a["id"] for a in snap["alerts"]}
         new = open_ids - self._alerts_seen
         self._alerts_seen |= open_ids

@@ -27,6 +27,7 @@ from table.adapter import Alert, GameAdapter, text
 from table.observations import Observation
 from table.passe_murailles import DropPeg, IllegalAction, MoveBoard, MoveSlide, new_game
 from table.passe_murailles.fusion import DROP_KINDS, BeamFusion, DropWitness, is_fusion_alert
+from table.passe_murailles.seat import BOT_MOVE, BotSayings
 from table.timers import TICK
 
 PEG_SEEN = "peg_seen"  # the camera's colour in a top hole (vision/pipeline.py): {column, colour}
@@ -40,7 +41,7 @@ def _colour(c: str, lang: str) -> str:
     return COLOUR[c][lang]
 
 
-class PasseMuraillesAdapter(DropWitness, BeamFusion, GameAdapter):
+class PasseMuraillesAdapter(BotSayings, DropWitness, BeamFusion, GameAdapter):
     game = "passe-murailles"
     # a person may take back a resolution (the alert opens again)
     undoable_kinds = frozenset({K.RESOLVE})
@@ -53,6 +54,7 @@ class PasseMuraillesAdapter(DropWitness, BeamFusion, GameAdapter):
         self.put_back: dict[tuple[str, int], int] = {}
         self._fusion_init()
         self._drops_init()
+        self._bot_init()
         first = self.g.current_player
         self.say(start.t, f"New game of Passe-Murailles: {_colour(first, 'en')} plays first.",
                  f"Nouvelle partie de Passe-Murailles : {_colour(first, 'fr')} commence.")
@@ -78,6 +80,8 @@ class PasseMuraillesAdapter(DropWitness, BeamFusion, GameAdapter):
             self._spill(obs)
         elif obs.kind == K.RESOLVE:
             self._resolve(obs)
+        elif obs.kind == BOT_MOVE:
+            self._bot_said(obs)
         # TICK: only moves time on (done above)
         if obs.kind in (K.SLIDE, K.BOARD, K.PEG_DROP):
             self._note_move(obs, moves)
@@ -214,6 +218,7 @@ class PasseMuraillesAdapter(DropWitness, BeamFusion, GameAdapter):
 
     # ------------------------------------------------------------------ feed
     def _report(self, obs: Observation, outcome: Any, beam_seen: int | None = None) -> None:
+        self._bot_check(obs, outcome)
         who = outcome.player
         action = outcome.action
         if isinstance(action, DropPeg):
@@ -304,6 +309,10 @@ class PasseMuraillesAdapter(DropWitness, BeamFusion, GameAdapter):
             "open_columns": frame.open_columns(),
             "put_back": self._put_back_list(),
             "moves": len(g.history),
+            "bot": self.bot_view(),
+            "bot_seat": ({"player": self.options["bot"], "level": self.options.get("bot_level", 3)}
+                         if self.options.get("bot") in ("red", "blue") else None),
+            "hints": bool(self.options.get("hints")),
         }
 
     def _shown_scores(self) -> dict[str, int]:

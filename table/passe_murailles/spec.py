@@ -48,6 +48,12 @@ class PasseMuraillesOptions(GameOptions):
         "fr": "Commence", "labels": {"red": {"en": "Red", "fr": "Rouge"}, "blue": {"en": "Blue", "fr": "Bleu"}}})
     profile: dict[str, Any] | str | None = Field(None, json_schema_extra={"hidden": True})
     beam_window_ms: float = Field(500, ge=50, le=5000, json_schema_extra={"hidden": True})
+    bot: Literal["none", "red", "blue"] = Field("none", title="The machine plays", json_schema_extra={
+        "fr": "La machine joue", "labels": {"none": {"en": "Nobody", "fr": "Personne"},
+                                           "red": {"en": "Red", "fr": "Rouge"}, "blue": {"en": "Blue", "fr": "Bleu"}}})
+    bot_level: int = Field(3, ge=1, le=5, title="Machine's level (1 beginner, 5 strongest)",
+                           json_schema_extra={"fr": "Niveau de la machine (1 débutant, 5 le plus fort)"})
+    hints: bool = Field(False, title="Hints on demand", json_schema_extra={"fr": "Conseils à la demande"})
 
     @field_validator("profile")
     @classmethod
@@ -89,5 +95,7 @@ SPEC = GameSpec(
     simulator="hardware.frame:simulate",
     sensors="hardware.frame:attach",
     defaults=default_options,
+    parts="table.passe_murailles.seat:make_parts",
+    hint="table.passe_murailles.seat:hint_for_page",
     static=Path(__file__).parent / "static",
 )

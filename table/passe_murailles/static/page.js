@@ -81,6 +81,29 @@
     } else if (v.current_player) {
       box.append(PT.el("p", { "data-testid": "turn" }, `${PT.t("to_play")} : ${PT.t(v.current_player)}`));
     }
+    if (v.bot) box.append(PT.el("p", { class: "bot-say", "data-testid": "bot-say", role: "status" }, PT.tx(v.bot.say)));
+    if (v.hints && !v.over) box.append(hintBox(v));
+    return box;
+  }
+  // The hint button (when the game's "hints" option is on): the best move and what each
+  // move gives the opponent, kept until the position changes.
+  let hinted = { moves: -1, data: null };
+  function hintBox(v) {
+    const fr = PT.lang === "fr";
+    const button = PT.el("button", { class: "hint", "data-testid": "hint-button", onclick: async () => {
+      button.disabled = true;
+      try {
+        const r = await fetch("/api/hint");
+        if (r.ok) hinted = { moves: v.moves, data: await r.json() };
+      } finally { button.disabled = false; }
+      if (PT.state) render(PT.state, document.getElementById("table-view"));
+    } }, fr ? "Conseil" : "Hint");
+    const box = PT.el("div", { class: "hint-box" }, button);
+    if (hinted.moves === v.moves && hinted.data) {
+      box.append(PT.el("p", { "data-testid": "hint" }, PT.tx(hinted.data.say)));
+      const risky = hinted.data.threats.filter((t) => t.danger > 0).slice(0, 3);
+      if (risky.length) box.append(PT.el("ul", { class: "threats" }, ...risky.map((t) => PT.el("li", {}, PT.tx(t.say)))));
+    }
     return box;
   }
   PT.renderers["passe-murailles"] = render;
