@@ -39,7 +39,7 @@ const PT = (window.PT = Object.assign(window.PT || {}, {
   state: null,
   strings: {
     fr: { game: "Jeu", new_game: "Nouvelle partie", feed: "Déroulement", health: "État des capteurs",
-          no_game: "Aucune partie en cours : choisissez un jeu et « Nouvelle partie ».",
+          no_game: "Aucune partie en cours : choisissez un jeu, réglez la partie et « Commencer ».",
           to_play: "À jouer", in_hand: "en main", winner: "Victoire", draw: "Égalité",
           alert: "Alerte", live: "En direct", polling: "Mise à jour toutes les 2 s",
           offline: "Connexion perdue, nouvel essai…", undo: "Annuler", error: "Erreur",
@@ -47,7 +47,7 @@ const PT = (window.PT = Object.assign(window.PT || {}, {
           open_page: "Page de la table", enrol_cards: "Apprendre les cartes", rematch: "Revanche",
           tv: "Écran TV", history: "Parties passées" },
     en: { game: "Game", new_game: "New game", feed: "What happened", health: "Sensor health",
-          no_game: "No game running: pick a game and press “New game”.",
+          no_game: "No game running: pick a game, set it up and press “Start”.",
           to_play: "To play", in_hand: "in hand", winner: "Winner", draw: "Draw",
           alert: "Alert", live: "Live", polling: "Updating every 2 s",
           offline: "Connection lost, retrying…", undo: "Undo", error: "Error",
@@ -445,7 +445,7 @@ PT.grace = function grace(pendingWords, action) {
       PT.el("button", { id: "grace-cancel", type: "button", onclick: () => {
         clearInterval(timer); bar.remove(); PT.flash(gw("cancelled")); resolve(false);
       } }, gw("cancel")));
-    document.body.append(bar);
+    (document.querySelector("main") || document.body).append(bar);
     const timer = setInterval(() => {
       left -= 1;
       text.textContent = pendingWords(left);
