@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from table.log import EventLog
@@ -18,3 +21,24 @@ def session(log_path):
     s = Session(EventLog(log_path))
     yield s
     s.log.close()
+
+
+# One Playwright for the whole run: a second sync_playwright() in the same process fails
+# ("Sync API inside the asyncio loop"), so the browser tests of every folder share this one.
+CHROMIUM = os.environ.get("PASSETABLE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--no-first-run", "--disable-sync", "--disable-quic"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run ./setup.sh (it installs Debian's chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+

@@ -8,7 +8,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.room.browser import chromium
 from tests.room.helpers import pass_pass_sim, raise_alert
 from tests.support import wait_until
 from web.room.app import create_hub_app
@@ -19,12 +18,6 @@ from web.server import DashboardServer
 
 pytestmark = pytest.mark.browser
 PIN = "73915"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture
