@@ -46,6 +46,7 @@ from table.pass_pass import (
     new_game,
     round_points,
 )
+from table.pass_pass.camera import CAMERA_KINDS, CARD_SEEN, CameraReader
 from table.pass_pass.game import Game
 
 PLAY = "pass_pass.play"
@@ -140,7 +141,7 @@ class PassPassAdapter(GameAdapter):
 
     game = "pass-pass"
     dashboard_kinds: ClassVar[frozenset[str]] = ENTRY_KINDS
-    undoable_kinds: ClassVar[frozenset[str]] = ENTRY_KINDS
+    undoable_kinds: ClassVar[frozenset[str]] = ENTRY_KINDS | {CARD_SEEN}  # a misread card can be cancelled
 
     def __init__(self, start: Observation):
         super().__init__(start)
@@ -151,6 +152,7 @@ class PassPassAdapter(GameAdapter):
         #: the actions applied so far, in order, with the seq of their entry
         self.actions: list[Action] = []
         self.entry_seqs: list[int | None] = []
+        self.camera = CameraReader(self, FEED_KIND)  # card_seen / card_gone facts (table/pass_pass/camera.py)
         names = ", ".join(self.name(s, "en") for s in range(self.g.players))
         noms = ", ".join(self.name(s, "fr") for s in range(self.g.players))
         mode_en = " in teams" if self.g.teams else ""
@@ -191,7 +193,11 @@ class PassPassAdapter(GameAdapter):
 
     def observe(self, obs: Observation) -> None:
         if obs.kind == K.RESOLVE:
-            self.settle_alert(obs)
+            if not self.camera.resolve(obs):
+                self.settle_alert(obs)
+            return
+        if obs.kind in CAMERA_KINDS:
+            self.camera.observe(obs)
             return
         if obs.kind not in ENTRY_KINDS:
             return

@@ -1,0 +1,290 @@
+"""Pass Pass from the camera: ``card_seen`` / ``card_gone`` facts → rule-checked plays and takes.
+
+The camera (``vision/pipeline.py``) reports a card once it has lain still in a zone of the
+table profile (``trick``, ``seat1`` … ``seat6``; seat ``i`` of the game sits behind zone
+``seat{i+1}``). What it means follows from the rules, not from the camera:
+
+* a card laid in the ``trick`` zone while the game waits for a play is the play of the
+  player whose turn it is (the engine knows the order);
+* a card arriving in a seat's zone while the trick is being taken is a take by that seat:
+  the first winner's choice, then the second winner's lowest cards (once the cards seen
+  there make one of the allowed sets; a forced take is applied by the engine already, and
+  the camera only checks the cards went to the right seat);
+* in team mode, the member a team records is chosen by itself when one member has both
+  the most points and the most Pass Pass; otherwise a one-tap question asks.
+
+What the rules do not allow raises an alert saying what to put back (a card already played
+this round, a card laid while the trick is being taken, a take by the wrong seat, a card
+that did not come from the trick). What the camera is unsure of — a card that came to rest
+half off every zone while a play is awaited — becomes a question with one-tap answers, never
+a guess. ``card_gone`` facts change nothing (cards are gathered at the end of each round,
+and the cards nobody took leave the trick).
+
+    >>> from table.pass_pass.adapter import PassPassAdapter
+    >>> start = Observation.now("game_start", source="t", game="pass-pass", options={"players": 3})
+    >>> pp = PassPassAdapter(start)
+    >>> pp.observe(Observation.now("card_seen", source="camera", card="blue-7", zone="trick"))
+    >>> pp.view()["current_trick"]
+    [{'seat': 0, 'card': 'blue-7'}]
+    >>> pp.observe(Observation.now("card_seen", source="camera", card="blue-7", zone="trick"))   # the same card: seen
+    >>> pp.observe(Observation.now("card_seen", source="camera", card="green-2", zone="seat3"))
+    >>> [a.kind for a in pp.open_alerts()]
+    ['camera_not_from_trick']
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from table.adapter import Alert, text
+from table.observations import Observation
+from table.pass_pass import IllegalAction, InvalidInput, PlayCard, RecordMember, TakeCard, TakeLow, feed_line
+from table.pass_pass.cards import Card
+from table.pass_pass.trick import second_take_options
+
+if TYPE_CHECKING:  # the adapter imports this module
+    from table.pass_pass.adapter import PassPassAdapter
+
+CARD_SEEN = "card_seen"
+CARD_GONE = "card_gone"
+CAMERA_KINDS = frozenset({CARD_SEEN, CARD_GONE})
+TRICK_ZONE = "trick"
+DONE = [{"id": "done", "label": text("Done", "C'est fait")}]
+# Alerts this module raises; a resolve naming one of the questions acts on its answer.
+QUESTION_KINDS = frozenset({"camera_play_question", "camera_record_question", "camera_take_question"})
+
+
+def seat_of_zone(zone: Any, players: int) -> int | None:
+    """The seat whose cards lie in ``zone`` (``"seat1"`` is seat 0), or None.
+
+        >>> seat_of_zone("seat2", 4), seat_of_zone("seat5", 4), seat_of_zone("trick", 4)
+        (1, None, None)
+    """
+    if isinstance(zone, str) and zone.startswith("seat") and zone[4:].isdigit():
+        seat = int(zone[4:]) - 1
+        return seat if 0 <= seat < players else None
+    return None
+
+
+class CameraReader:
+    """The camera half of :class:`~table.pass_pass.adapter.PassPassAdapter` (it keeps
+    the cards seen in the second winner's zone until they make an allowed set)."""
+
+    def __init__(self, adapter: PassPassAdapter, feed_kinds: dict[str, str]):
+        self.a, self.feed_kinds = adapter, feed_kinds
+        self.low_seen: list[str] = []     # cards seen arriving at the second winner's seat this trick
+        self.last_round: dict[str, int] = {}   # card -> seat it went to in the round just finished
+
+    # ------------------------------------------------------------------ helpers
+    def _name(self, seat: int, lang: str) -> str:
+        return self.a.name(seat, lang)
+
+    def _card(self, card_id: str):
+        return self.a.g.deck.canonical(Card.from_id(card_id))
+
+    def _alert(self, obs: Observation, kind: str, en: str, fr: str, *, choices=None, expected=None) -> None:
+        self.a.raise_alert(Alert(id=self.a.new_alert_id(obs), kind=kind, since=obs.t, message=text(en, fr),
+                                 seen=dict(obs.data), expected=expected, choices=choices or DONE))
+
+    def apply(self, action, obs: Observation) -> None:
+        """Apply ``action`` as the adapter applies an entry (feed lines, undo button)."""
+        g = self.a.g
+        round_before = g.round
+        fronts = {c.id: s for s in range(g.players) for c in g.in_front(s)}
+        outcome = g.apply(action)
+        for event in outcome.events:
+            if event["type"] == "card_taken":
+                fronts.update({c: event["seat"] for c in event["cards"]})
+        if g.round != round_before or g.is_over():
+            self.last_round = fronts   # their late sightings at these seats are not news
+        self.a.actions.append(action)
+        self.a.entry_seqs.append(obs.seq)
+        for event in outcome.events:
+            self.a.say(obs.t, feed_line(event, "en", self.a._names("en")), feed_line(event, "fr", self.a._names("fr")),
+                       kind=self.feed_kinds.get(event["type"], "info"), seq=obs.seq)
+        if self.a.g.phase != "second_take":
+            self.low_seen = []
+        if self.a.g.phase == "record":
+            self._record_obvious(obs)
+
+    # ------------------------------------------------------------------ facts
+    def observe(self, obs: Observation) -> None:
+        if obs.kind == CARD_GONE and not self.a.g.is_over():
+            self._gone(obs)
+        if obs.kind != CARD_SEEN or self.a.g.is_over():
+            return
+        card_id, zone = obs.data.get("card"), obs.data.get("zone")
+        try:
+            card = self._card(card_id) if isinstance(card_id, str) else None
+        except (InvalidInput, ValueError, KeyError):
+            card = None
+        if card is None:
+            return   # not a Pass Pass card (another deck on the table): nothing to score
+        seat = seat_of_zone(zone, self.a.g.players)
+        if zone == TRICK_ZONE:
+            self._in_trick(obs, card)
+        elif seat is not None:
+            self._at_seat(obs, card, seat)
+        elif zone is None and self.a.g.phase == "play" and card not in self.a.g.seen_this_round():
+            to_act = self.a.g.to_act
+            self._alert(obs, "camera_play_question",
+                        f"The camera saw {card.name('en')} half off the trick zone. Did "
+                        f"{self._name(to_act, 'en')} play it?",
+                        f"La caméra a vu la carte {card.name('fr')} à moitié hors du pli. "
+                        f"{self._name(to_act, 'fr')} l'a-t-il jouée ?",
+                        choices=[{"id": "played", "label": text("Yes, played", "Oui, jouée")},
+                                 {"id": "not_played", "label": text("No", "Non")}],
+                        expected={"card": card.id, "seat": to_act})
+
+    def _gone(self, obs: Observation) -> None:
+        """A card left the trick while it is being taken but no seat was seen receiving
+        it: ask who took it (a sighting at a seat later answers by itself)."""
+        g = self.a.g
+        card_id = obs.data.get("card")
+        if obs.data.get("zone") != TRICK_ZONE or g.phase not in ("first_take", "second_take"):
+            return
+        try:
+            card = self._card(card_id) if isinstance(card_id, str) else None
+        except (InvalidInput, ValueError, KeyError):
+            return
+        if card is None or card not in g.table_cards or card.id in self.low_seen:
+            return
+        if any(a.kind == "camera_take_question" and a.expected["card"] == card.id for a in self.a.open_alerts()):
+            return
+        self._alert(obs, "camera_take_question",
+                    f"{card.name('en')} left the trick but the camera did not see who took it. Who has it?",
+                    f"La carte {card.name('fr')} a quitté le pli sans que la caméra voie qui l'a prise. Qui l'a ?",
+                    choices=[{"id": f"seat{s + 1}", "label": text(self._name(s, "en"), self._name(s, "fr"))}
+                             for s in range(g.players)] + [{"id": "back", "label": text("Put back in the trick",
+                                                                                       "Remise dans le pli")}],
+                    expected={"card": card.id, "seat": g.to_act})
+
+    def _answered_by_camera(self, card_id: str) -> None:
+        for alert in self.a.open_alerts():
+            if alert.kind == "camera_take_question" and alert.expected["card"] == card_id:
+                alert.resolved = "seen"
+
+    def _in_trick(self, obs: Observation, card) -> None:
+        g = self.a.g
+        if card in g.table_cards:
+            return   # already played (typed on the page, or seen again after a hand passed over it)
+        if g.phase != "play":
+            self._alert(obs, "camera_extra_card",
+                        f"{card.name('en')} was laid in the trick before it was taken: take it back "
+                        f"({self._waiting('en')}).",
+                        f"La carte {card.name('fr')} a été posée avant que le pli soit pris : reprenez-la "
+                        f"({self._waiting('fr')}).")
+            return
+        try:
+            self.apply(PlayCard(g.to_act, card.id), obs)
+        except (IllegalAction, InvalidInput):
+            self._alert(obs, "camera_card_seen_twice",
+                        f"{card.name('en')} was already played this round: take it back.",
+                        f"La carte {card.name('fr')} a déjà été jouée cette manche : reprenez-la.")
+
+    def _waiting(self, lang: str) -> str:
+        g = self.a.g
+        who = self._name(g.to_act, lang) if g.to_act is not None else ""
+        if g.phase == "first_take":
+            return f"{who} takes a card first" if lang == "en" else f"{who} prend d'abord une carte"
+        if g.phase == "second_take":
+            return f"{who} takes the lowest cards" if lang == "en" else f"{who} prend les cartes les plus faibles"
+        return "the round is being recorded" if lang == "en" else "la manche est en cours d'inscription"
+
+    def _at_seat(self, obs: Observation, card, seat: int) -> None:
+        g = self.a.g
+        if card in g.in_front(seat) or (self.last_round.get(card.id) == seat and card not in g.seen_this_round()):
+            return   # already this seat's (a forced take, seen again after being covered, or last round's)
+        owner = next((s for s in range(g.players) if card in g.in_front(s)), None)
+        if owner is not None:
+            self._alert(obs, "camera_wrong_seat",
+                        f"{card.name('en')} belongs in front of {self._name(owner, 'en')}, not "
+                        f"{self._name(seat, 'en')}: move it back.",
+                        f"La carte {card.name('fr')} va devant {self._name(owner, 'fr')}, pas devant "
+                        f"{self._name(seat, 'fr')} : remettez-la.", expected={"seat": owner})
+            return
+        if card not in g.table_cards:
+            self._alert(obs, "camera_not_from_trick",
+                        f"{card.name('en')} arrived in front of {self._name(seat, 'en')} but was not in the trick: "
+                        "take it away.",
+                        f"La carte {card.name('fr')} est arrivée devant {self._name(seat, 'fr')} sans venir du pli : "
+                        "retirez-la.")
+            return
+        if g.phase in ("first_take", "second_take") and seat != g.to_act:
+            self._alert(obs, "camera_wrong_taker",
+                        f"{self._name(seat, 'en')} took {card.name('en')}, but {self._waiting('en')}: "
+                        "put it back in the trick.",
+                        f"{self._name(seat, 'fr')} a pris la carte {card.name('fr')}, mais {self._waiting('fr')} : "
+                        "remettez-la dans le pli.", expected={"seat": g.to_act})
+            return
+        self._answered_by_camera(card.id)
+        if g.phase == "first_take":
+            self.apply(TakeCard(seat, card.id), obs)
+        elif g.phase == "second_take":
+            self._low_take(obs, card, seat)
+        else:
+            self._alert(obs, "camera_early_take",
+                        f"{card.name('en')} left the trick before it was complete: put it back.",
+                        f"La carte {card.name('fr')} a quitté le pli avant qu'il soit complet : remettez-la.")
+
+    def _low_take(self, obs: Observation, card, seat: int) -> None:
+        options = second_take_options(self.a.g.table_cards)
+        if not any(card in option for option in options):
+            low = " / ".join(", ".join(c.name("en") for c in o) for o in options)
+            bas = " / ".join(", ".join(c.name("fr") for c in o) for o in options)
+            self._alert(obs, "camera_not_lowest",
+                        f"{card.name('en')} is not among the lowest cards ({low}): put it back in the trick.",
+                        f"La carte {card.name('fr')} ne fait pas partie des plus faibles ({bas}) : remettez-la.",
+                        expected=[[c.id for c in o] for o in options])
+            return
+        self.low_seen.append(card.id)
+        seen = {self._card(c) for c in self.low_seen}
+        for option in options:
+            if set(option) <= seen:
+                self.apply(TakeLow(seat, [c.id for c in option]), obs)
+                return
+
+    # ------------------------------------------------------------------ team record
+    def _record_obvious(self, obs: Observation) -> None:
+        """Record each team's member when one member leads on both points and Pass Pass;
+        ask otherwise."""
+        g = self.a.g
+        line = g.round_scores[-1]
+        for team in range(g.team_count):
+            if g.phase != "record" or line.recorded[team] is not None:
+                continue
+            members = g.members(team)
+            best = [m for m in members if all(line.points[m] >= line.points[o] and line.pass_pass[m]
+                                              >= line.pass_pass[o] for o in members)]
+            if best:
+                self.apply(RecordMember(team, best[0]), obs)
+                line = g.round_scores[-1] if g.round_scores else line
+                continue
+            self._alert(obs, "camera_record_question",
+                        f"Team {team + 1}: whose round do you record?", f"Équipe {team + 1} : quel score inscrire ?",
+                        choices=[{"id": str(m), "label": text(
+                            f"{self._name(m, 'en')}: {line.points[m]} pts, {line.pass_pass[m]} Pass Pass",
+                            f"{self._name(m, 'fr')} : {line.points[m]} pts, {line.pass_pass[m]} Pass Pass")}
+                            for m in members], expected={"team": team})
+
+    # ------------------------------------------------------------------ answers
+    def resolve(self, obs: Observation) -> bool:
+        """Act on the answer to one of this module's questions; False if the alert is not one."""
+        alert = self.a.find_alert(str(obs.data.get("alert")))
+        if alert is None or alert.kind not in QUESTION_KINDS:
+            return False
+        alert.resolved = str(obs.data.get("choice"))
+        try:
+            if alert.kind == "camera_play_question" and alert.resolved == "played":
+                card, seat = alert.expected["card"], alert.expected["seat"]
+                if self.a.g.phase == "play" and self.a.g.to_act == seat:
+                    self.apply(PlayCard(seat, card), obs)
+            elif alert.kind == "camera_take_question" and alert.resolved != "back":
+                seat = seat_of_zone(alert.resolved, self.a.g.players)
+                if seat is not None:
+                    self._at_seat(obs, self._card(alert.expected["card"]), seat)
+            elif alert.kind == "camera_record_question" and alert.resolved.isdigit():
+                self.apply(RecordMember(alert.expected["team"], int(alert.resolved)), obs)
+        except (IllegalAction, InvalidInput) as exc:
+            self.a.refuse_entry(obs, exc.en, exc.fr)
+        return True

@@ -1,0 +1,182 @@
+"""Pass Pass scored from camera facts (``card_seen`` / ``card_gone``, source camera) through
+the session: plays and takes by the rules, alerts for what the rules refuse, one-tap
+questions for what the camera is unsure of, and the same game on every replay."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from table.log import EventLog
+from table.observations import Observation
+from table.pass_pass import new_game
+from table.session import Session
+
+
+def _seen(session, card, zone):
+    return session.submit(Observation.now("card_seen", source="camera", card=card, zone=zone, corners_mm=[]))
+
+
+def _gone(session, card, zone):
+    return session.submit(Observation.now("card_gone", source="camera", card=card, zone=zone))
+
+
+def _start(session, players=4, teams=False, first=0, seed=5):
+    session.start_game("pass-pass", {"players": players, "teams": teams, "first": first}, source="test")
+    return new_game(players, teams=teams, first=first, seed=seed, deal=True)
+
+
+def _camera_step(session, mind, rng):
+    """One random legal move of the full-knowledge ``mind``, reported the way the camera sees it."""
+    action = rng.choice(mind.legal_actions())
+    for event in mind.apply(action).events:
+        if event["type"] == "card_played":
+            _seen(session, event["card"], "trick")
+        elif event["type"] == "card_taken":
+            for card in event["cards"]:
+                _seen(session, card, f"seat{event['seat'] + 1}")
+                _gone(session, card, "trick")
+    return action
+
+
+def _answer_records(session, mind):
+    for alert in session.snapshot()["alerts"]:
+        if alert["kind"] == "camera_record_question":
+            choice = mind.suggested_member(alert["expected"]["team"])
+            session.resolve(alert["id"], str(choice))
+    record = session.current_game()
+    for a in _trailing_records(record.extra["actions"]):
+        if type(a).__name__ == "RecordMember" and mind.phase == "record" and \
+                mind.round_scores[-1].recorded[a.team] is None:
+            mind.apply(a)
+
+
+def _trailing_records(actions):
+    """The member records at the end of the scorekeeper's actions (this round's)."""
+    tail = []
+    for a in reversed(actions):
+        if type(a).__name__ != "RecordMember":
+            break
+        tail.insert(0, a)
+    return tail
+
+
+@pytest.mark.parametrize("players,teams", [(3, False), (4, False), (5, False), (4, True)])
+def test_a_whole_game_from_the_camera_alone_scores_as_the_truth(players, teams):
+    session = Session(EventLog(":memory:"))
+    mind = _start(session, players, teams, seed=players)
+    rng = random.Random(players)
+    while not mind.is_over():
+        if mind.phase == "record":
+            _answer_records(session, mind)
+            continue
+        _camera_step(session, mind, rng)
+        if mind.phase == "record":   # the teams' choice: recorded by itself when obvious, else one tap
+            _answer_records(session, mind)
+        view = session.snapshot()["view"]
+        assert view["sheet"] == [line.to_dict() for line in mind.round_scores]
+        assert sorted(sum((s["in_front"] for s in view["seats"]), [])) == \
+            sorted(c.id for s in range(players) for c in mind.in_front(s))
+        assert [a for a in session.snapshot()["alerts"] if a["kind"] != "camera_record_question"] == []
+    view = session.snapshot()["view"]
+    assert view["over"] and view["scores"] == [mind.scores()[k] for k in sorted(mind.scores())]
+    assert view["winners"] == mind.winners()
+
+
+def test_a_card_already_played_this_round_is_an_alert_and_changes_nothing():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4)
+    _seen(session, "blue-7", "trick")
+    _gone(session, "blue-7", "trick")
+    _seen(session, "blue-7", "trick")          # a hand lifted it and laid it again: the same card, seen
+    assert session.snapshot()["alerts"] == []
+    session.undo()
+    session.undo()                             # a misread card is cancelled from the page
+    assert session.snapshot()["view"]["current_trick"] == []
+    _seen(session, "green-2", "trick")
+    _seen(session, "green-3", "trick")
+    _seen(session, "green-2", "trick")         # already in this trick: nothing new
+    _seen(session, "purple-1", "seat2")        # not from the trick
+    alerts = session.snapshot()["alerts"]
+    assert [a["kind"] for a in alerts] == ["camera_not_from_trick"]
+    assert "purple 1" in alerts[0]["message"]["en"] and "1 violet" in alerts[0]["message"]["fr"]
+    assert [p["card"] for p in session.snapshot()["view"]["current_trick"]] == ["green-2", "green-3"]
+
+
+def _full_trick(session, cards=("blue-3", "green-9", "yellow-12", "purple-5")):
+    for card in cards:
+        _seen(session, card, "trick")
+    return session.snapshot()["view"]
+
+
+def test_a_fifth_card_and_a_take_by_the_wrong_seat_are_alerts_saying_what_to_put_back():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4)
+    view = _full_trick(session)
+    assert view["phase"] == "first_take"
+    first = view["to_act"]
+    _seen(session, "purple-12", "trick")                       # a fifth card in a 4-player trick
+    wrong = (first + 1) % 4
+    _seen(session, "yellow-12", f"seat{wrong + 1}")            # the wrong seat takes
+    kinds = [a["kind"] for a in session.snapshot()["alerts"]]
+    assert kinds == ["camera_extra_card", "camera_wrong_taker"]
+    assert session.snapshot()["view"]["phase"] == "first_take"
+    _seen(session, "yellow-12", f"seat{first + 1}")            # put back, then taken by the right seat
+    assert "yellow-12" in session.snapshot()["view"]["seats"][first]["in_front"]
+
+
+def test_a_card_half_off_the_trick_is_a_one_tap_question():
+    session = Session(EventLog(":memory:"))
+    _start(session, 3)
+    _seen(session, "blue-3", None)
+    alert, = session.snapshot()["alerts"]
+    assert alert["kind"] == "camera_play_question" and [c["id"] for c in alert["choices"]] == ["played", "not_played"]
+    assert session.snapshot()["view"]["current_trick"] == []
+    session.resolve(alert["id"], "played")
+    assert session.snapshot()["view"]["current_trick"] == [{"seat": 0, "card": "blue-3"}]
+    assert session.snapshot()["alerts"] == []
+    _seen(session, "blue-3", "trick")        # straightened: already played
+    assert session.snapshot()["alerts"] == [] and len(session.snapshot()["view"]["current_trick"]) == 1
+
+
+def test_a_take_the_camera_missed_is_asked_and_a_late_sighting_answers_it():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4)
+    view = _full_trick(session)
+    first = view["to_act"]
+    card = view["prompt"]["options"][0]
+    _gone(session, card, "trick")                              # left the trick, no seat saw it arrive
+    alert, = session.snapshot()["alerts"]
+    assert alert["kind"] == "camera_take_question"
+    assert [c["id"] for c in alert["choices"]] == ["seat1", "seat2", "seat3", "seat4", "back"]
+    session.resolve(alert["id"], f"seat{first + 1}")
+    assert card in session.snapshot()["view"]["seats"][first]["in_front"]
+    # the next trick: the sighting comes late and closes the question by itself
+    view = session.snapshot()["view"]
+    if view["phase"] == "second_take":
+        return
+    _full_trick(session, [c for c in ("blue-11", "green-1", "yellow-4", "purple-8")])
+    view = session.snapshot()["view"]
+    first, card = view["to_act"], view["prompt"]["options"][-1]
+    _gone(session, card, "trick")
+    assert [a["kind"] for a in session.snapshot()["alerts"]] == ["camera_take_question"]
+    _seen(session, card, f"seat{first + 1}")
+    assert session.snapshot()["alerts"] == []
+    assert card in session.snapshot()["view"]["seats"][first]["in_front"]
+
+
+def test_the_camera_game_is_the_same_after_a_restart(tmp_path):
+    path = tmp_path / "log.db"
+    session = Session(EventLog(path))
+    mind = _start(session, 4, seed=9)
+    rng = random.Random(2)
+    for _ in range(20):
+        _camera_step(session, mind, rng)
+    _seen(session, "blue-3", None)   # an open question survives too
+    before = session.snapshot()
+    session.log.close()
+    again = Session(EventLog(path))
+    after = again.snapshot()
+    assert after["view"] == before["view"]
+    assert [a["id"] for a in after["alerts"]] == [a["id"] for a in before["alerts"]]
