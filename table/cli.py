@@ -256,6 +256,8 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
         for address in lan:
             notes.append(f"passetable: phones open http://{address}:{server.port}/  —  "
                          f"téléphones : http://{address}:{server.port}/")
+        if lan:
+            notes.append(_qr_code(url))
         if not lan:
             notes.append("passetable: no network address found / aucune adresse réseau trouvée")
     if cfg.mqtt:
@@ -278,6 +280,17 @@ def _room_publisher(session: Any, cfg: Any, guard: Any, *, page_url: str) -> Any
     publisher = TablePublisher.from_settings(session, settings)
     session.health_sources["mqtt"] = publisher.health
     return publisher
+
+
+def _qr_code(url: str) -> str:
+    """The address as a QR code drawn with text, for a phone held up to the console."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(url, error="l").terminal(out=out, compact=True, border=1)
+    return out.getvalue().rstrip("\n")
 
 
 def _access(cfg: Any) -> tuple[Any, list[str]]:

@@ -203,7 +203,7 @@ def test_listening_on_every_address_prints_real_addresses_and_warns(tmp_path):
                              "--port", str(_free_port()), "--data", str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        lines = [proc.stdout.readline() for _ in range(3)]
+        lines = [proc.stdout.readline() for _ in range(6)]
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -211,6 +211,8 @@ def test_listening_on_every_address_prints_real_addresses_and_warns(tmp_path):
     assert "0.0.0.0" not in lines[0]                               # a phone cannot open that
     pin = Path(tmp_path, "pin").read_text().strip()
     assert pin in text and "WARNING" in text and "ATTENTION" in text
+    if "phones open" in text:  # a machine with a network address: the same address as a QR code, for a phone
+        assert lines[0].split()[2] in text and "█" in lines[-1]
 
 
 def test_a_shipped_profile_is_chosen_by_name_and_logged_as_data(table):
