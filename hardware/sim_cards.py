@@ -1,0 +1,325 @@
+"""The simulated Pass Pass table seen by a camera: the players' cards rendered as frames.
+
+The players keep the whole table in their heads (a full-knowledge Pass Pass engine,
+dealt from a seed) and pick random legal moves; each move is carried out on the
+*physical* table (cards laid in the trick, taken to a seat's zone, the cards nobody took
+put away, everything gathered at the end of a round). Every change is drawn by the scene
+renderer (``vision.synth``: markers, cloth, card faces, a tilted camera) and the frames go
+through the real pipeline: the calibration from the markers of an empty-table shot,
+:class:`vision.pipeline.TableWatcher` with its stability filter. Only its ``card_seen`` /
+``card_gone`` (source ``camera``) reach the session; what the camera asks (one-tap
+questions) is answered the way the players would tap, and counted.
+
+    >>> table = CameraPassPassTable(session, model_dir, seed=2)   # doctest: +SKIP
+    >>> table.play_round()                                          # doctest: +SKIP
+
+Faults (``faults="crooked@0.1,hand@0.2,burst@0.1"``): ``crooked`` lays a played card
+half off the trick zone (the camera cannot say it is in the trick: a question), ``hand``
+keeps a hand over the card for a few frames before it lands, ``burst`` drops the frames of
+a change but the last ones (a camera that stalls).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from table.errors import Refused
+from table.observations import Observation
+from table.pass_pass import new_game
+from table.pass_pass.game import Game
+from table.session import Session
+
+GAME = "pass-pass"
+NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
+TRICK_SLOTS = [(310, 178), (400, 178), (490, 178), (345, 290), (455, 290)]
+SEAT_SPOTS = {1: (400, 402), 2: (80, 225), 3: (400, 50), 4: (715, 225), 5: (150, 402), 6: (650, 402)}
+CROOKED_AT = (400, 322)       # a card pushed half out of the trick, its centre in no zone
+FAULT_KINDS = ("crooked", "hand", "burst")
+CAMERA_PLACINGS = 10
+RENDER_EVERY = 6              # frames drawn from one rendering before the scene is drawn again
+
+
+def parse_faults(spec: str | None) -> dict[str, float]:
+    """``"crooked@0.1,hand@0.2"`` → {kind: probability}.
+
+        >>> parse_faults("crooked@0.1, burst")
+        {'crooked': 0.1, 'burst': 1.0}
+    """
+    out: dict[str, float] = {}
+    for part in (spec or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        kind, _, p = part.partition("@")
+        if kind not in FAULT_KINDS:
+            raise ValueError(f"unknown camera fault {kind!r}: expected one of {', '.join(FAULT_KINDS)}")
+        out[kind] = float(p) if p else 1.0
+    return out
+
+
+@dataclass
+class RoundFigures:
+    taps: int = 0              # resolves sent (questions and alerts answered)
+    questions: int = 0
+    alerts: int = 0
+    wrong: list[str] = field(default_factory=list)   # what the page showed that the truth contradicts
+    behind: int = 0            # steps after which the page had not caught up with the table yet
+    steps: int = 0
+
+
+class CardCamera:
+    """A fixed camera over the table: renders the cards where they lie and feeds the
+    frames through calibration and :class:`TableWatcher` into ``session``."""
+
+    def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, fps: float = 30.0,
+                 appear_frames: int = 3, vanish_frames: int = 5, clock: Any = None):
+        from vision.calibration import CalibrationError, calibrate
+        from vision.markers import marker_pictures
+        from vision.model import CardModel
+        from vision.pipeline import TableWatcher
+        from vision.profile import TableProfile
+        from vision.recognise import CardRecogniser
+        from vision.synth.scene import Placement, SceneStyle, _background, random_camera, render_table
+
+        self.session, self.fps = session, fps
+        self.t = 0.0 if clock is None else clock()
+        self.profile = TableProfile.load()
+        self._rng = np.random.default_rng(seed)
+        background = _background(self._rng, (1280, 720))
+        pictures = marker_pictures(self.profile)
+        for attempt in range(CAMERA_PLACINGS):
+            self._view = random_camera(self._rng, SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
+            shot = render_table([], self._view, self._rng, SceneStyle.clean(), pictures=pictures,
+                                background=background).image
+            try:
+                calibration = calibrate(shot, self.profile)
+                break
+            except CalibrationError:
+                if attempt == CAMERA_PLACINGS - 1:
+                    raise
+        self.shot = shot
+        self._base = render_table([], self._view, self._rng, SceneStyle.clean(), pictures=pictures,
+                                  background=background).image
+        self._render, self._placement, self._style = render_table, Placement, SceneStyle.clean()
+        self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir)), calibration, self.profile,
+                                    appear_frames=appear_frames, vanish_frames=vanish_frames, empty_table=shot)
+        self.settle_frames = max(appear_frames, vanish_frames) + 1
+        self.max_frames = 45
+        self.noise = False
+        self._noise = [self._rng.integers(0, 6, self._base.shape, dtype=np.uint8) for _ in range(4)]
+        self.frames = 0
+        self.seen: list[Observation] = []
+        self.record: list[np.ndarray] | None = None   # when a list, every frame shown is kept
+
+    def show(self, cards: list[tuple[str, tuple[float, float], float]], *, hand: bool = False, skip: int = 0,
+             expect: set | None = None, gone: set | None = None) -> list[Observation]:
+        """Frames of ``cards`` (id, centre mm, angle; later ones on top) until the watcher
+        holds every ``(card, zone)`` of ``expect`` and none of ``gone`` (at most
+        ``max_frames``: the players wait that long for the page); returns the
+        observations submitted. ``hand``: a hand over the last card for the first frames;
+        ``skip``: frames lost before the camera sees the change (a stalled camera)."""
+        from vision.sources import Frame
+
+        placements = [self._placement(c, centre, angle) for c, centre, angle in cards]
+        image = self._render(placements, self._view, self._rng, self._style, background=self._base).image
+        covered = None
+        if hand and placements:
+            covered = self._render(placements, self._view, self._rng, self._style, background=self._base,
+                                   hand_over=len(placements) - 1, hand_reach=0.6).image
+        out: list[Observation] = []
+        expect, gone = expect or set(), gone or set()
+        for i in range(self.max_frames + skip + (3 if covered is not None else 0)):
+            self.t += 1.0 / self.fps
+            self.frames += 1
+            if i < skip:
+                continue
+            if i > skip and (i - skip) % RENDER_EVERY == 0:   # light and print differ a little from moment to moment
+                image = self._render(placements, self._view, self._rng, self._style, background=self._base).image
+            img = covered if covered is not None and i < skip + 3 else image
+            if self.noise:
+                img = cv2.add(img, self._noise[self.frames % len(self._noise)])   # sensor noise, new each frame
+            if self.record is not None:
+                self.record.append(img)
+            for obs in self.watcher.process(Frame(img, self.t, self.frames)):
+                out.append(self.session.submit(obs))
+            present = self.watcher.cards.present
+            if (i >= skip + self.settle_frames - 1 and all(k in present for k in expect)
+                    and not any(k in present for k in gone)):
+                break
+        self.seen += out
+        return out
+
+
+class CameraPassPassTable:
+    """Simulated players whose cards only the camera reports (see the module docstring)."""
+
+    def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, faults: str | None = None,
+                 setups=((3, False), (4, False), (5, False)), camera: CardCamera | None = None):
+        self.session = session
+        self.rng = random.Random(seed)
+        self.faults = parse_faults(faults)
+        self.setups = setups
+        self.camera = camera or CardCamera(session, model_dir, seed=seed)
+        self.mind: Game | None = None
+        self.where: dict[str, tuple[str, tuple[float, float], float]] = {}   # card -> (zone, centre, angle)
+        self.order: list[str] = []                                          # drawing order (later on top)
+        self.figures: list[RoundFigures] = []
+
+    # ---------------------------------------------------------------- setup
+    def new_game(self) -> None:
+        players, teams = self.rng.choice(self.setups)
+        seed = self.rng.randrange(2**31)
+        first = self.rng.randrange(players)
+        self.session.start_game(GAME, {"players": players, "teams": teams, "names": list(NAMES[:players]),
+                                       "first": first, "deal_seed": seed}, source="sim")
+        self.mind = new_game(players, teams=teams, first=first, seed=seed, deal=True)
+        self._clear()
+
+    def _clear(self) -> None:
+        if self.where:
+            self.where, self.order = {}, []
+            self.camera.show([])
+
+    # ---------------------------------------------------------------- play
+    def play_round(self) -> RoundFigures:
+        """Play until the round (or the game) ends; a new game starts if none is running."""
+        if self.mind is None or self.mind.is_over():
+            self.new_game()
+        fig = RoundFigures()
+        self.figures.append(fig)
+        start_round = self.mind.round
+        while not self.mind.is_over() and self.mind.round == start_round:
+            self.step(fig)
+        return fig
+
+    def step(self, fig: RoundFigures) -> None:
+        mind = self.mind
+        fig.steps += 1
+        if mind.phase == "record":   # the teams choose; the camera reader records or asks
+            self._answer(fig)
+            self._check(fig)
+            return
+        action = self.rng.choice(mind.legal_actions())
+        before_round = mind.round
+        outcome = mind.apply(action)
+        for event in outcome.events:
+            if event["type"] == "card_played":
+                self._lay(event["card"], fig)
+            elif event["type"] == "card_taken":
+                for card in event["cards"]:
+                    self._move(card, f"seat{event['seat'] + 1}")
+        # the cards nobody took are put away; at a round's end everything is gathered
+        kept = {c.id for c in mind.table_cards} | {c.id for s in range(mind.players) for c in mind.in_front(s)}
+        if mind.round != before_round or mind.is_over():
+            kept = set()
+        gone = [c for c in self.where if c not in kept]
+        if gone and mind.phase != "record":
+            keys = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in gone}
+            for c in gone:
+                del self.where[c]
+            self.order = [c for c in self.order if c in self.where]
+            self._show(gone=keys)
+        self._answer(fig)
+        self._check(fig)
+
+    def _lay(self, card: str, fig: RoundFigures) -> None:
+        in_trick = sum(1 for z, _, _ in self.where.values() if z == "trick")
+        centre: tuple[float, float] = TRICK_SLOTS[in_trick % len(TRICK_SLOTS)]
+        crooked = self._hit("crooked")
+        if crooked:
+            centre = CROOKED_AT
+        self.where[card] = ("trick", centre, self.rng.uniform(-4, 4))
+        self.order.append(card)
+        self._show(hand=self._hit("hand"))
+        if crooked:   # the player straightens it once the page has asked
+            self.where[card] = ("trick", TRICK_SLOTS[in_trick % len(TRICK_SLOTS)], 0.0)
+            self._answer(fig)
+            self._show()
+
+    def _move(self, card: str, zone: str) -> None:
+        """A taken card goes on its taker's pile (a pile per seat, each card squarely on the last)."""
+        x, y = SEAT_SPOTS[int(zone[4:])]
+        self.where[card] = (zone, (x, y), 0.0)
+        self.order = [c for c in self.order if c != card] + [card]
+        self._show(hand=self._hit("hand"))
+
+    def _show(self, hand: bool = False, gone: set | None = None) -> None:
+        skip = self.camera.settle_frames if self._hit("burst") else 0
+        top = self.order[-1:] if self.order else []
+        expect = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in top}
+        self.camera.show([(c, self.where[c][1], self.where[c][2]) for c in self.order], hand=hand, skip=skip,
+                         expect=expect, gone=gone)
+
+    def _hit(self, kind: str) -> bool:
+        p = self.faults.get(kind, 0.0)
+        return p > 0 and self.rng.random() < p
+
+    # ---------------------------------------------------------------- people at the page
+    def _answer(self, fig: RoundFigures) -> None:
+        """Tap the page's open questions the way the players would, and count them."""
+        for alert in self.session.snapshot()["alerts"]:
+            kind = alert.get("kind", "")
+            if not kind.startswith("camera_"):
+                continue
+            if kind == "camera_play_question":
+                fig.questions += 1
+                choice = "played"
+            elif kind == "camera_take_question":
+                fig.questions += 1
+                card = alert["expected"]["card"]
+                choice = next((f"seat{s + 1}" for s in range(self.mind.players)
+                               if card in {c.id for c in self.mind.in_front(s)}), "back")
+            elif kind == "camera_record_question":
+                fig.questions += 1
+                team = alert["expected"]["team"]
+                choice = str(self._record_choice(team))
+            else:
+                fig.alerts += 1
+                choice = "done"
+            try:
+                self.session.resolve(alert["id"], choice, source="sim")
+                fig.taps += 1
+            except Refused:
+                pass
+        mind = self.mind
+        if mind.phase == "record":
+            record = self.session.current_game()
+            done = []
+            for a in reversed(record.extra["actions"]):   # this round's records: the trailing ones
+                if type(a).__name__ != "RecordMember":
+                    break
+                done.insert(0, a)
+            for a in done:
+                if mind.phase == "record" and mind.round_scores[-1].recorded[a.team] is None:
+                    mind.apply(a)
+            if mind.phase != "record":
+                self._clear()
+
+    def _record_choice(self, team: int) -> int:
+        return self.mind.suggested_member(team)
+
+    # ---------------------------------------------------------------- truth
+    def _check(self, fig: RoundFigures) -> None:
+        """What the page shows against the simulated truth: a score line or a card in
+        front of a seat that the truth does not have is *wrong*; a move not shown yet
+        (the camera still unsure, a question open) is only *behind*."""
+        shown = self.session.snapshot()["view"]
+        mind = self.mind
+        truth = [line.to_dict() for line in mind.round_scores]
+        if shown["sheet"] != truth[:len(shown["sheet"])]:
+            fig.wrong.append(f"sheet: shown {shown['sheet']} truth {truth}")
+        behind = shown["sheet"] != truth
+        if mind.phase != "record" and len(shown["sheet"]) == len(truth):
+            for seat in range(mind.players):
+                want = {c.id for c in mind.in_front(seat)}
+                got = set(shown["seats"][seat]["in_front"])
+                if got - want:
+                    fig.wrong.append(f"seat {seat}: shown {sorted(got)} truth {sorted(want)}")
+                behind = behind or got != want
+        fig.behind += int(behind)
