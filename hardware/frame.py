@@ -21,8 +21,8 @@ them without knowing which game it runs:
 Real: the sensor board on the serial port, read by the bridge; beams, buttons, lights
 and buzzer on the Pi's GPIO. Simulated: the same bridge reading the pure-Python sensor
 board (slides, board, top-hole drops) over a pseudo-terminal, the same GPIO code on
-gpiozero's ``MockFactory`` pins, rendered camera frames through the real vision code
-(the colour in the top holes), and two simulated players moving the simulated frame.
+gpiozero's ``MockFactory`` pins, with ``--camera`` rendered camera frames through the real
+vision code (the colour in the top holes), and two simulated players moving the frame.
 Each part has ``start()``/``stop()``.
 """
 
@@ -56,9 +56,11 @@ def attach(session: Any, settings: Any, game_options: dict[str, Any]) -> list[An
 
 
 def simulate(session: Any, *, settings: Any, game_options: dict[str, Any], pace: float, seed: int | None,
-             restart_after: float | None, faults: str = "", **_: Any) -> list[Any]:
+             restart_after: float | None, faults: str = "", camera: bool = False, **_: Any) -> list[Any]:
     """The simulated frame: players, the sensor board behind a pseudo-terminal read by
-    the real bridge, and the beams and buttons on gpiozero's MockFactory pins."""
+    the real bridge, and the beams and buttons on gpiozero's MockFactory pins; with
+    ``camera``, the top holes are also filmed (rendered frames, the real vision code:
+    about 40 MB more and a little CPU at every change, so ``run --sim`` asks ``--camera``)."""
     from gpiozero.pins.mock import MockFactory
 
     from hardware.gpio import attach_gpio
@@ -77,7 +79,7 @@ def simulate(session: Any, *, settings: Any, game_options: dict[str, Any], pace:
     sensors = GpioSensors(session, factory, gpio.pins, clock, board=board)
     table = SimulatedTable(session, sensors, pace=pace, seed=seed, profile=profile, restart_after=restart_after,
                            clock=clock, faults=parsed, game_options=game_options,
-                           camera=_rendered_camera(session, clock, seed, profile.columns))
+                           camera=_rendered_camera(session, clock, seed, profile.columns) if camera else None)
     return [gpio, _Stopper(board), bridge, table]
 
 

@@ -34,6 +34,7 @@ import copy
 import logging
 import random
 import threading
+import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -50,6 +51,7 @@ from table.passe_murailles import (
     load_profile,
     new_game,
 )
+from table.passe_murailles.actions import action_from_dict
 from table.passe_murailles.spec import SPEC
 from table.session import Session
 from table.simulation import PlayerThread
@@ -58,7 +60,7 @@ from table.timers import RealClock
 log = logging.getLogger(__name__)
 
 GAME = SPEC.id
-PEG_SEEN = "peg_seen"  # the camera's kind (vision/pipeline.py): {column, colour}
+PEG_SEEN = K.PEG_SEEN  # the camera's kind (vision/pipeline.py): {column, colour}
 
 
 class SensorOutputs(Protocol):
@@ -487,10 +489,27 @@ class SimulatedTable(PlayerThread):
                 best, best_value = action, value
         return best
 
+    def bot_asks(self, player: str, wait_s: float = 5.0) -> Any:
+        """The move the bot's seat asked ``player`` to make, when the machine plays that
+        colour (the simulated hand then makes it on the frame, as a person would), else None."""
+        deadline = time.monotonic() + wait_s
+        while not self._stop.is_set():
+            view = self.session.snapshot().get("view") or {}
+            seat, asked = view.get("bot_seat"), view.get("bot")
+            if not seat or seat["player"] != player:
+                return None
+            if asked and asked["player"] == player:
+                action = action_from_dict(asked["action"])
+                return action if self.mind.refusal(action) is None else None
+            if time.monotonic() > deadline:  # the bot is silent (no seat running): play on
+                return None
+            self._stop.wait(0.05)
+        return None
+
     def play_one(self) -> None:
-        """One move: decide, do it physically, let the sensors report it."""
+        """One move: decide (or do what the bot asked), do it physically, let the sensors report it."""
         player = self.mind.current_player
-        action = self.choose()
+        action = self.bot_asks(player) or self.choose()
         self.mind.apply(action)
         self.moves += 1
         before = self._top_holes()

@@ -43,7 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--data", help="folder for the event log (default ./data)")
     run.add_argument("--pace", type=float, help="seconds between simulated moves (default 2)")
     run.add_argument("--seed", type=int, help="seed of the simulated players")
-    run.add_argument("--faults", default="", help="simulated sensor faults, e.g. 'miss@0.1,chatter=3@0.2,jam@0.1'")
+    run.add_argument("--faults", default="", help="simulated sensor faults, e.g. 'miss@0.1,chatter=3@0.2,jam@0.1,"
+                                                  "hole_miss@0.1,hole_chatter=3@0.2,hole_overlap@0.1'")
+    run.add_argument("--camera", action="store_true",
+                     help="with --sim: the simulated table is also filmed (rendered frames through the real vision "
+                          "pipeline)")
     run.add_argument("--pin", help="the table's PIN for changing the game (default: made at first start, "
                                    "kept in the data folder)")
     run.add_argument("--pin-everywhere", action="store_true", default=None,
@@ -80,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     doctor.add_subcommand(sub, doctor.cmd_doctor)
     flash.add_subcommand(sub)
+    from hardware import watch
+
+    watch.add_subcommands(sub)  # passetable watch: a folder of camera images scored by the real pipeline
 
     try:
         from vision import cli as vision_cli
@@ -128,7 +135,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if cfg.service.pin is not None and not (cfg.service.pin.isdigit() and 4 <= len(cfg.service.pin) <= 12):
         return _die("--pin must be 4 to 12 digits", "--pin doit compter de 4 à 12 chiffres")
     try:
-        service = _build_service(cfg, sim=args.sim, args_faults=args.faults)
+        service = _build_service(cfg, sim=args.sim, args_faults=args.faults, camera=args.camera)
     except Refused as exc:  # an unknown game, options the game refuses
         return _die(exc.en, exc.fr)
     except ProfileError as exc:
@@ -208,7 +215,7 @@ class Service:
         dog.notifier.stopping()
 
 
-def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
+def _build_service(cfg: Any, *, sim: bool, args_faults: str = "", camera: bool = False) -> Service:
     from table import games
     from table.backup import Keeper
     from table.log import EventLog
@@ -236,7 +243,7 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "") -> Service:
                               "simulée")
         made = spec.load("simulator")(session, pace=cfg.sim.pace, seed=cfg.sim.seed,
                                       restart_after=cfg.sim.restart_after, settings=cfg, game_options=options,
-                                      faults=args_faults)
+                                      faults=args_faults, camera=camera)
         parts += made if isinstance(made, list) else [made]
     elif spec.sensors is not None:
         parts += spec.load("sensors")(session, cfg, options)

@@ -30,7 +30,7 @@ from table.passe_murailles.fusion import DROP_KINDS, BeamFusion, DropWitness, is
 from table.passe_murailles.seat import BOT_MOVE, BotSayings
 from table.timers import TICK
 
-PEG_SEEN = "peg_seen"  # the camera's colour in a top hole (vision/pipeline.py): {column, colour}
+PEG_SEEN = K.PEG_SEEN  # the camera's colour in a top hole (vision/pipeline.py): {column, colour}
 # Observations stamped by the table's own clock: they move the beam windows on (a
 # person's entry, stamped by a browser's request, does not).
 SENSOR_TIME = frozenset({K.SLIDE, K.BOARD, K.PEG_DROP, K.BEAM, K.SIDE_SPILL, PEG_SEEN, TICK})

@@ -95,7 +95,7 @@ def test_run_sim_logs_no_fact_with_source_sim(tmp_path):
     session = Session(EventLog(tmp_path / "run.sqlite3"))
     options: dict = {}
     parts = simulate(session, settings=load_config(None), game_options=options, pace=0.3, seed=5,
-                     restart_after=1.0, faults="hole_chatter@0.3,hole_miss@0.2,miss@0.1")
+                     restart_after=1.0, faults="hole_chatter@0.3,hole_miss@0.2,miss@0.1", camera=True)
     for part in parts:
         part.start()
     done = threading.Event()
