@@ -21,7 +21,9 @@ a change but the last ones (a camera that stalls).
 
 from __future__ import annotations
 
+import logging
 import random
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,9 @@ from table.observations import Observation
 from table.pass_pass import new_game
 from table.pass_pass.game import Game
 from table.session import Session
+from table.simulation import PlayerThread
+
+log = logging.getLogger(__name__)
 
 GAME = "pass-pass"
 NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
@@ -170,6 +175,7 @@ class CameraPassPassTable:
         self.where: dict[str, tuple[str, tuple[float, float], float]] = {}   # card -> (zone, centre, angle)
         self.order: list[str] = []                                          # drawing order (later on top)
         self.figures: list[RoundFigures] = []
+        self._fig = RoundFigures()   # the round being played (where taps are counted)
 
     # ---------------------------------------------------------------- setup
     def new_game(self) -> None:
@@ -193,6 +199,7 @@ class CameraPassPassTable:
             self.new_game()
         fig = RoundFigures()
         self.figures.append(fig)
+        self._fig = fig
         start_round = self.mind.round
         while not self.mind.is_over() and self.mind.round == start_round:
             self.step(fig)
@@ -200,6 +207,7 @@ class CameraPassPassTable:
 
     def step(self, fig: RoundFigures) -> None:
         mind = self.mind
+        self._fig = fig
         fig.steps += 1
         if mind.phase == "record":   # the teams choose; the camera reader records or asks
             self._answer(fig)
@@ -255,6 +263,7 @@ class CameraPassPassTable:
         expect = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in top}
         self.camera.show([(c, self.where[c][1], self.where[c][2]) for c in self.order], hand=hand, skip=skip,
                          expect=expect, gone=gone)
+        self._answer(self._fig)   # the page asks at once; someone taps before the next card moves
 
     def _hit(self, kind: str) -> bool:
         p = self.faults.get(kind, 0.0)
@@ -323,3 +332,77 @@ class CameraPassPassTable:
                     fig.wrong.append(f"seat {seat}: shown {sorted(got)} truth {sorted(want)}")
                 behind = behind or got != want
         fig.behind += int(behind)
+
+
+# --------------------------------------------------------------------------- passetable run --sim
+def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = None,
+                    restart_after: float | None = 20.0, settings: Any = None, faults: str = "",
+                    camera: bool = False, **kw: Any) -> Any:
+    """What ``passetable run --sim --game pass-pass`` starts: the typed-entries table
+    (``table/pass_pass/sim.py``), or with ``--camera`` this camera-filmed table."""
+    from table.pass_pass.sim import make_simulation as typed_table
+
+    if not camera:
+        return typed_table(session, pace=pace, seed=seed, restart_after=restart_after, **kw)
+    parse_faults(faults)   # an unknown fault fails at start, not in the players' thread
+    data = Path(settings.service.data_dir) if settings is not None else Path(tempfile.gettempdir())
+    return CameraPassPassThread(session, data / "sim-camera", pace=pace, seed=seed, restart_after=restart_after,
+                                faults=faults)
+
+
+def rendered_model(folder: Path, seed: int = 900_000) -> Path:
+    """The Pass Pass deck enrolled from rendered photos (made once in ``folder``)."""
+    from vision.decks import deck_card_ids
+    from vision.enrol import enrol_directory
+    from vision.synth.scene import card_photo
+
+    model = folder / "pass-pass-model"
+    if (model / "model.json").exists():
+        return model
+    photos = folder / "pass-pass-photos"
+    photos.mkdir(parents=True, exist_ok=True)
+    for i, card in enumerate(deck_card_ids(GAME)):
+        cv2.imwrite(str(photos / f"{card}.png"), card_photo(card, seed + i))
+    enrol_directory(GAME, photos, model)
+    return model
+
+
+class CameraPassPassThread(PlayerThread):
+    """:class:`CameraPassPassTable` at a human pace in a background thread (a move every
+    ``pace`` seconds; a new game ``restart_after`` seconds after one ends). It plays its
+    own games: a game started by someone else on the page is left alone until it ends."""
+
+    thread_name = "sim-pass-pass-camera"
+
+    def __init__(self, session: Session, folder: Path, *, pace: float, seed: int | None,
+                 restart_after: float | None, faults: str = ""):
+        super().__init__()
+        self.session, self.folder, self.pace, self.restart_after = session, folder, pace, restart_after
+        self.seed, self.faults = seed if seed is not None else random.randrange(2**31), faults
+        self.table: CameraPassPassTable | None = None
+        self._game_seq = -1
+
+    def _run(self) -> None:
+        try:
+            self.table = CameraPassPassTable(self.session, rendered_model(self.folder), seed=self.seed,
+                                             faults=self.faults, camera=None)
+        except Exception:  # a simulated table must never take the service down
+            log.exception("the simulated camera could not start")
+            return
+        fig = RoundFigures()
+        while not self._stop.is_set():
+            try:
+                table = self.table
+                if table.mind is None or (table.mind.is_over() and self.session.game_seq == self._game_seq):
+                    if table.mind is not None and self._stop.wait(self.restart_after or 0.0):
+                        break
+                    table.new_game()
+                    self._game_seq = self.session.game_seq
+                elif self.session.game_seq != self._game_seq:
+                    self._stop.wait(0.5)   # someone else's game
+                    continue
+                table.step(fig)
+            except Exception:
+                log.exception("simulated Pass Pass camera table failed")
+                self._stop.wait(1.0)
+            self._stop.wait(self.pace)

@@ -32,7 +32,7 @@ SPEC = GameSpec(
     adapter="table.pass_pass.adapter:PassPassAdapter",
     playout="table.pass_pass.playout:random_playout",
     playout_options={"players": 4},
-    simulator="table.pass_pass.sim:make_simulation",
+    simulator="hardware.sim_cards:make_simulation",  # the typed-entries table, or with --camera the filmed one
     static=Path(__file__).parent / "static",
     deck=Deck("pass-pass", tuple(f"{c}-{v}" for c in COLOURS for v in VALUES)),
 )

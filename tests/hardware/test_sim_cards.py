@@ -47,3 +47,43 @@ def test_faults_are_named():
     assert parse_faults("crooked@0.25,hand") == {"crooked": 0.25, "hand": 1.0}
     with pytest.raises(ValueError, match="glow"):
         parse_faults("glow@0.1")
+
+
+def test_passetable_watch_scores_a_rendered_sequence_and_answers_its_questions(model_dir, tmp_path, capsys):
+    """Frames rendered by the simulated table (a card laid half off the trick among them),
+    written to a folder, read back by ``passetable watch``: the same cards in front of the
+    same seats as the simulated truth, the question answered from ``--answers``."""
+    import json
+
+    from table.cli import main
+
+    session = Session(EventLog(":memory:"))
+    table = CameraPassPassTable(session, model_dir, seed=4, setups=((3, False),), faults="crooked@1.0")
+    table.camera.record = [table.camera.shot]
+    table.new_game()
+    table.faults = {}
+    fig = RoundFigures()
+    table.faults = {"crooked": 1.0}
+    table.step(fig)                      # the first card is laid crooked: a question, answered "played"
+    table.faults = {}
+    while table.mind.trick == 1:
+        table.step(fig)
+    assert fig.questions == 1 and fig.wrong == []
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for i, img in enumerate(table.camera.record):
+        cv2.imwrite(str(frames / f"{i:05d}.png"), img)
+    (tmp_path / "answers.json").write_text('["played"]')
+    start = next(o for o in session.log.read() if o.kind == "game_start")
+    options = {k: v for k, v in start.data["options"].items() if v is not None}
+    capsys.readouterr()
+    assert main(["watch", "--game", "pass-pass", "--options", json.dumps(options), "--model", str(model_dir),
+                 "--frames", str(frames), "--answers", str(tmp_path / "answers.json"), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    alerts = [x["alert"] for x in lines if "alert" in x]
+    assert [a["kind"] for a in alerts] == ["camera_play_question"]
+    final = lines[-1]["final"]["view"]
+    truth = [sorted(c.id for c in table.mind.in_front(s)) for s in range(3)]
+    assert [sorted(s["in_front"]) for s in final["seats"]] == truth
+    assert [s["points"] for s in final["seats"]] == [s["points"] for s in session.snapshot()["view"]["seats"]]
+    assert all(x["observation"]["source"] in ("camera", "watch") for x in lines if "observation" in x)
