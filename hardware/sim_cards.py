@@ -115,7 +115,7 @@ class CardCamera:
         self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir)), calibration, self.profile,
                                     appear_frames=appear_frames, vanish_frames=vanish_frames, empty_table=shot)
         self.settle_frames = max(appear_frames, vanish_frames) + 1
-        self.max_frames = 45
+        self.max_frames = 90   # 3 s: how long the players leave a card before the next move
         self.noise = False
         self._noise = [self._rng.integers(0, 6, self._base.shape, dtype=np.uint8) for _ in range(4)]
         self.frames = 0
@@ -282,8 +282,12 @@ class CameraPassPassTable:
             elif kind == "camera_take_question":
                 fig.questions += 1
                 card = alert["expected"]["card"]
-                choice = next((f"seat{s + 1}" for s in range(self.mind.players)
-                               if card in {c.id for c in self.mind.in_front(s)}), "back")
+                zone = self.where.get(card, ("", None, 0.0))[0]   # where the card lies now, as the players see
+                choice = zone if zone.startswith("seat") else "back"
+            elif kind == "camera_order_question":
+                fig.questions += 1
+                seat, cards = alert["expected"]["seat"], alert["expected"]["cards"]
+                choice = next((c.id for s, c in self.mind.current_trick if s == seat and c.id in cards), cards[0])
             elif kind == "camera_record_question":
                 fig.questions += 1
                 team = alert["expected"]["team"]

@@ -51,7 +51,8 @@ CAMERA_KINDS = frozenset({CARD_SEEN, CARD_GONE})
 TRICK_ZONE = "trick"
 DONE = [{"id": "done", "label": text("Done", "C'est fait")}]
 # Alerts this module raises; a resolve naming one of the questions acts on its answer.
-QUESTION_KINDS = frozenset({"camera_play_question", "camera_record_question", "camera_take_question"})
+QUESTION_KINDS = frozenset({"camera_play_question", "camera_record_question", "camera_take_question",
+                            "camera_order_question"})
 
 
 def seat_of_zone(zone: Any, players: int) -> int | None:
@@ -74,6 +75,7 @@ class CameraReader:
         self.a, self.feed_kinds = adapter, feed_kinds
         self.low_seen: list[str] = []     # cards seen arriving at the second winner's seat this trick
         self.last_round: dict[str, int] = {}   # card -> seat it went to in the round just finished
+        self.last_play: dict[str, Any] | None = None   # the latest camera play: its frame time, the game before it
 
     # ------------------------------------------------------------------ helpers
     def _name(self, seat: int, lang: str) -> str:
@@ -175,12 +177,41 @@ class CameraReader:
                         f"La carte {card.name('fr')} a été posée avant que le pli soit pris : reprenez-la "
                         f"({self._waiting('fr')}).")
             return
+        last = self.last_play
+        if last is not None and last["t"] == obs.t and self.a.actions and self.a.actions[-1] == last["action"]:
+            self._same_moment(obs, last, card)
+            return
+        saved = g.to_dict()
         try:
             self.apply(PlayCard(g.to_act, card.id), obs)
+            self.last_play = {"t": obs.t, "action": self.a.actions[-1], "before": saved}
         except (IllegalAction, InvalidInput):
             self._alert(obs, "camera_card_seen_twice",
                         f"{card.name('en')} was already played this round: take it back.",
                         f"La carte {card.name('fr')} a déjà été jouée cette manche : reprenez-la.")
+
+    def _same_moment(self, obs: Observation, last: dict[str, Any], card) -> None:
+        """Two cards confirmed by the same frame: the camera cannot say which was laid
+        first, so the first one is taken back from the game and a question asks."""
+        from table.pass_pass.game import Game
+
+        played = last["action"].card
+        first = self._card(played if isinstance(played, str) else played.id)
+        self.a.g = Game.from_dict(last["before"])
+        self.a.actions.pop()
+        self.a.entry_seqs.pop()
+        self.last_play = None
+        seat = self.a.g.to_act
+        nxt = (seat + 1) % self.a.g.players
+        self._alert(obs, "camera_order_question",
+                    f"{first.name('en')} and {card.name('en')} were laid at the same moment. Which did "
+                    f"{self._name(seat, 'en')} play (the other is {self._name(nxt, 'en')}'s)?",
+                    f"Les cartes {first.name('fr')} et {card.name('fr')} ont été posées en même temps. Laquelle "
+                    f"{self._name(seat, 'fr')} a-t-il jouée (l'autre est celle de {self._name(nxt, 'fr')}) ?",
+                    choices=[{"id": c.id, "label": text(c.name("en"), c.name("fr"))} for c in (first, card)],
+                    expected={"seat": seat, "cards": [first.id, card.id]})
+        self.a.say(obs.t, f"Play of {first.name('en')} set aside until the page says the order.",
+                   f"Carte {first.name('fr')} mise de côté en attendant l'ordre.", seq=obs.seq)
 
     def _waiting(self, lang: str) -> str:
         g = self.a.g
@@ -279,6 +310,12 @@ class CameraReader:
                 card, seat = alert.expected["card"], alert.expected["seat"]
                 if self.a.g.phase == "play" and self.a.g.to_act == seat:
                     self.apply(PlayCard(seat, card), obs)
+            elif alert.kind == "camera_order_question" and alert.resolved in alert.expected["cards"]:
+                seat = alert.expected["seat"]
+                other = next(c for c in alert.expected["cards"] if c != alert.resolved)
+                if self.a.g.phase == "play" and self.a.g.to_act == seat:
+                    self.apply(PlayCard(seat, alert.resolved), obs)
+                    self.apply(PlayCard(self.a.g.to_act, other), obs)
             elif alert.kind == "camera_take_question" and alert.resolved != "back":
                 seat = seat_of_zone(alert.resolved, self.a.g.players)
                 if seat is not None:

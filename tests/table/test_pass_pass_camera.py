@@ -180,3 +180,20 @@ def test_the_camera_game_is_the_same_after_a_restart(tmp_path):
     after = again.snapshot()
     assert after["view"] == before["view"]
     assert [a["id"] for a in after["alerts"]] == [a["id"] for a in before["alerts"]]
+
+
+def test_two_cards_confirmed_by_the_same_frame_ask_for_their_order():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4, first=1)
+    session.submit(Observation("card_seen", 10.0, "camera", {"card": "blue-3", "zone": "trick"}))
+    session.submit(Observation("card_seen", 10.0, "camera", {"card": "green-9", "zone": "trick"}))
+    view = session.snapshot()["view"]
+    assert view["current_trick"] == [] and view["to_act"] == 1     # no guess: the first play is set aside
+    alert, = session.snapshot()["alerts"]
+    assert alert["kind"] == "camera_order_question"
+    assert sorted(c["id"] for c in alert["choices"]) == ["blue-3", "green-9"]
+    session.resolve(alert["id"], "green-9")
+    assert session.snapshot()["view"]["current_trick"] == [{"seat": 1, "card": "green-9"},
+                                                           {"seat": 2, "card": "blue-3"}]
+    session.submit(Observation("card_seen", 11.0, "camera", {"card": "yellow-1", "zone": "trick"}))
+    assert [p["card"] for p in session.snapshot()["view"]["current_trick"]] == ["green-9", "blue-3", "yellow-1"]
