@@ -22,8 +22,11 @@ Decisions on open points (documented for players, screens and tests):
   by another seat, less than ``together_window`` seconds before (default 0.15 s,
   ``new_game(together_window=...)``) and the placement did not declare ``answers`` =
   that card. The card already on the pile arrived first, so it is the lower one and
-  stays; the new card goes back to hand (``returned_to_hand``, no penalty). Only
-  ``t - top.t`` counts, so a report arriving late with an earlier time also lands together.
+  stays; the new card goes back to hand (``returned_to_hand``, no penalty). Cards are
+  judged by when they **landed**: a card reported late whose time is earlier than the top
+  card's is put in its landing place (the cards placed after it are judged again on top of
+  it, ``placed`` says ``landed_before``); within the window the one that landed first
+  stays. A Gros Michi entered as :class:`MichiSwap` lands like any card (together → back).
   :class:`Simultaneous` is the explicit form: the earliest timestamp (then the first
   listed) stays and is judged; the others go back to hand.
 * **Overtaken.** A placement that answered a card since covered is judged against the
@@ -51,6 +54,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -161,10 +165,19 @@ class Game(TableState, GoalCount):
         top = self.top_entry
         if top is None or top.by is None or top.by == p.seat or top.t is None or p.answers == top.serial:
             return False
-        return p.t - top.t <= self.together_window
+        return abs(p.t - top.t) <= self.together_window
+
+    def _landed_before_top(self, p: Place) -> bool:
+        """True when ``p`` was reported after the top card but landed before it (its time
+        is earlier): it is judged in landing order, not in order of arrival."""
+        top = self.top_entry
+        return top is not None and top.by is not None and top.t is not None and p.t < top.t
 
     def _land(self, p: Place, events: list[dict]) -> None:
         """Judge one checked placement against the card it lands on, then put it down."""
+        if self._landed_before_top(p):
+            self._land_in_landing_order(p, events)
+            return
         top = self.top_entry
         if self._lands_together(p):
             events.append({"type": "returned_to_hand", "seat": p.seat, "card": p.card, "reason": "together",
@@ -184,6 +197,51 @@ class Game(TableState, GoalCount):
         if p.card == MICHI and wrong is None:
             self.phase, self.pending_michi = "michi", p.seat
             return
+        self._maybe_won(p.seat, events)
+
+    def _land_in_landing_order(self, p: Place, events: list[dict]) -> None:
+        """A card reported late that landed before the top card(s): the cards placed after
+        it are lifted, it is judged against the card it really landed on, and they are
+        judged again on top of it in their landing order. Within the together window of
+        the card it landed next to, the one that landed first stays and the other goes
+        back to hand (no penalty)."""
+        start = len(self.pile)
+        while start > 0 and self.pile[start - 1].by is not None and self.pile[start - 1].t is not None \
+                and self.pile[start - 1].t > p.t:
+            start -= 1
+        later = self.pile[start:]
+        below = self.pile[start - 1] if start > 0 else None
+        saved = list(self.pile)
+        del self.pile[start:]
+        if below is not None and below.by is not None and below.by != p.seat and below.t is not None \
+                and p.answers != below.serial and p.t - below.t <= self.together_window:
+            self.pile.extend(later)   # it landed together with the card below it, which was first
+            events.append({"type": "returned_to_hand", "seat": p.seat, "card": p.card, "reason": "together",
+                           "under_serial": below.serial, "t": p.t})
+            return
+        problem = self._problem(p.seat, p.card)
+        if problem is not None and self.strict:
+            self.pile[:] = saved
+            raise problem
+        wrong = None if problem is None else {"code": problem.code, "en": problem.en, "fr": problem.fr}
+        self.hands[p.seat].remove(p.card)
+        entry = self._new_pile_card(p.card, p.seat, p.t, wrong)
+        events.append({"type": "placed", "seat": p.seat, "card": p.card, "serial": entry.serial,
+                       "on": below.card if below else None, "on_serial": below.serial if below else None,
+                       "answers": p.answers, "overtaken": False, "t": p.t, "wrong": wrong,
+                       "cards_left": len(self.hands[p.seat]), "landed_before": [e.serial for e in later]})
+        for e in later:
+            under = self.pile[-1]
+            if e.by != under.by and e.by is not None and under.by is not None and e.t - under.t <= \
+                    self.together_window and under is entry:
+                self.hands[e.by].append(e.card)   # it landed together with the late card, after it
+                events.append({"type": "returned_to_hand", "seat": e.by, "card": e.card, "reason": "together",
+                               "under_serial": under.serial, "t": e.t})
+                continue
+            code = refusal_code(under.card, e.card, by=e.by, top_placed_by=under.by, players=self.players)
+            wrong = None if code is None else _as_wrong(placement_problem(
+                under.card, e.card, by=e.by, top_placed_by=under.by, players=self.players))
+            self.pile.append(replace(e, wrong=wrong))
         self._maybe_won(p.seat, events)
 
     def _maybe_won(self, seat: int, events: list[dict]) -> bool:
@@ -266,6 +324,13 @@ class Game(TableState, GoalCount):
                                 code="not_your_michi")
         if self.phase == "playing":
             self._require_in_hand(seat, MICHI)
+            if self._lands_together(Place(seat, MICHI, action.t if action.t is not None else 0.0)) \
+                    and action.t is not None:
+                # entered as a swap, the Gros Michi is still a card landing on the pile: together → back
+                top = self.top_entry
+                events.append({"type": "returned_to_hand", "seat": seat, "card": MICHI, "reason": "together",
+                               "under_serial": top.serial, "t": action.t})
+                return
             problem = self._problem(seat, MICHI)
             if problem is not None and self.strict:
                 raise problem
@@ -389,3 +454,7 @@ def new_game(players: int, *, seed: int | None = None, coach: int = 0,
     game.spent_tokens = [[] for _ in range(players)]
     game._deal([])
     return game
+
+
+def _as_wrong(problem: IllegalAction | None) -> dict[str, str] | None:
+    return None if problem is None else {"code": problem.code, "en": problem.en, "fr": problem.fr}
