@@ -171,6 +171,8 @@ class Game(TableState, GoalCount):
         """True when ``p`` was reported after the top card but landed before it (its time
         is earlier): it is judged in landing order, not in order of arrival."""
         top = self.top_entry
+        if p.answers is not None and top is not None and p.answers >= top.serial:
+            return False   # the player answered the top card: it was there first
         return top is not None and top.by is not None and top.t is not None and p.t < top.t
 
     def _land(self, p: Place, events: list[dict]) -> None:
