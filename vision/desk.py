@@ -21,7 +21,8 @@ import cv2
 import numpy as np
 
 from vision.decks import deck_card_ids
-from vision.enrol import EnrolmentError, enrol_frame, enrolment_status
+from vision.enrol import EnrolmentError, describe_photo, enrol_frame, enrolment_status
+from vision.model import CardModel
 from vision.sources import FrameSource, RenderedSource
 
 
@@ -55,13 +56,49 @@ class EnrolmentDesk:
         self.asked = status["next"]
         return status
 
-    def enrol(self, deck: str, card: str) -> dict[str, Any]:
+    def enrol(self, deck: str, card: str, *, confirm: bool = False) -> dict[str, Any]:
+        """Save the card in view as ``card``. Unless ``confirm``, a card in view that looks
+        like another card already enrolled is not saved: the answer says which one
+        (``{"looks_like": card, "confidence"}``) and the page asks the person."""
         self.asked = card
         image = self.frame()
         if image is None:
             raise EnrolmentError("The camera gives no picture.", "La caméra ne donne pas d'image.")
+        if not confirm:
+            seen = self.looks_like(deck, image)
+            if seen is not None and seen[0] != card:
+                return {"deck": deck, "card": card, "saved": False, "looks_like": seen[0], "confidence": seen[1]}
         model = enrol_frame(image, card, self.model_dir(deck), deck=deck)
-        return {"deck": deck, "card": card, "enrolled": len(model.cards), "of": len(deck_card_ids(deck))}
+        return {"deck": deck, "card": card, "saved": True, "enrolled": len(model.cards),
+                "of": len(deck_card_ids(deck))}
+
+    def looks_like(self, deck: str, image: np.ndarray) -> tuple[str, float] | None:
+        """The enrolled card the photo in view resembles with the model's own confidence,
+        or None (no model yet, or no clear likeness)."""
+        path = self.model_dir(deck)
+        if not (path / "model.json").exists():
+            return None
+        model = CardModel.load(path)
+        if not model.cards:
+            return None
+        try:
+            descriptor, _ = describe_photo(image)
+        except EnrolmentError:
+            return None  # enrol() says why the photo cannot be used
+        scores = model.templates @ np.asarray(descriptor, np.float32).reshape(-1)
+        best = int(np.argmax(scores))
+        confidence = float(scores[best])
+        return (model.cards[best], round(confidence, 3)) if confidence >= model.min_confidence else None
+
+    def face_jpeg(self, deck: str, card: str) -> bytes | None:
+        """The saved photo of an enrolled card (rectified), for the page's preview."""
+        if card not in deck_card_ids(deck):
+            return None
+        face = cv2.imread(str(self.model_dir(deck) / "faces" / f"{card}.png"))
+        if face is None:
+            return None
+        ok, data = cv2.imencode(".jpg", face, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        return data.tobytes() if ok else None
 
 
 def simulated_desk(models_dir: str | Path, clock: Any) -> EnrolmentDesk:

@@ -80,11 +80,20 @@ def enrol_blueprint(desk: Any) -> Blueprint:
             raise BadRequest("Say which card is under the camera ('card').",
                              "Indiquez la carte posée sous la caméra (« card »).")
         try:
-            result = desk.enrol(deck, card)
+            result = desk.enrol(deck, card, confirm=body.get("confirm") is True)
         except Exception as exc:  # the desk's errors carry both languages
             if hasattr(exc, "en"):
                 raise BadRequest(exc.en, getattr(exc, "fr", exc.en), 422) from None
             raise
-        return jsonify(result), 201
+        # not saved: the card in view looks like another enrolled card; the page asks first
+        return jsonify(result), 201 if result.get("saved", True) else 409
+
+    @bp.get("/api/enrol/<deck>/<card>.jpg")
+    def saved_photo(deck: str, card: str):
+        """The saved photo of an enrolled card (the page's preview)."""
+        jpeg = desk.face_jpeg(_deck(deck), card)
+        if jpeg is None:
+            raise BadRequest("No saved photo of this card.", "Aucune photo enregistrée de cette carte.", 404)
+        return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
     return bp

@@ -26,6 +26,9 @@
   }
   const again = lang === "en" ? (c) => `${c} is already enrolled: replace its photo?`
                               : (c) => `${c} est déjà apprise : remplacer sa photo ?`;
+  const lookalike = lang === "en"
+    ? (seen, asked) => `The card under the camera looks like ${seen}, already enrolled. Save it as ${asked} anyway?`
+    : (seen, asked) => `La carte sous la caméra ressemble à ${seen}, déjà apprise. L'enregistrer quand même comme ${asked} ?`;
   document.querySelectorAll("[data-i18n]").forEach((e) => { e.textContent = S[e.dataset.i18n]; });
   const deckSelect = document.getElementById("deck");
   let current = null;  // the card the page asks for
@@ -65,12 +68,25 @@
     const msg = document.getElementById("message");
     const known = document.querySelector(`#cards button[data-card="${CSS.escape(current || "")}"]`);
     if (known && known.dataset.enrolled === "1" && !window.confirm(again(spoken(current)))) return;  // never silently
-    const r = await fetch("/api/enrol", { method: "POST", headers: { "Content-Type": "application/json" },
-                                         body: JSON.stringify({ deck: deckSelect.value, card: current }) });
-    const data = await r.json().catch(() => ({}));
+    const send = (confirm) => fetch("/api/enrol", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ deck: deckSelect.value, card: current, confirm }) });
+    let r = await send(false);
+    let data = await r.json().catch(() => ({}));
+    if (r.status === 409 && data.looks_like) {  // the right card in view? ask before saving
+      if (!window.confirm(lookalike(spoken(data.looks_like), spoken(current)))) return;
+      r = await send(true);
+      data = await r.json().catch(() => ({}));
+    }
     msg.textContent = r.ok ? S.saved(spoken(current)) : (data.error ? data.error[lang] || data.error.en : r.statusText);
     msg.className = r.ok ? "" : "alert-box";
-    if (r.ok) { current = null; await refresh(); }
+    if (r.ok) {  // the saved photo, so the person sees what was kept
+      const saved = document.getElementById("saved-photo");
+      saved.src = `/api/enrol/${encodeURIComponent(deckSelect.value)}/${encodeURIComponent(current)}.jpg?t=${Date.now()}`;
+      saved.alt = S.saved(spoken(current));
+      saved.hidden = false;
+      current = null;
+      await refresh();
+    }
   });
   deckSelect.addEventListener("change", () => { current = null; refresh(); });
   // the live picture: a new frame twice a second
