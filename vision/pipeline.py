@@ -8,7 +8,9 @@
 Kinds (``source="camera"``):
 
 * ``card_seen`` {card, zone, corners_mm} once a card has been named in the same zone for
-  ``appear_frames`` frames; ``card_gone`` {card, zone} after ``vanish_frames`` frames
+  ``appear_frames`` frames (with a ``hands`` watcher, a card on the ``pile`` also has
+  ``landed``, the time of its first frame, and ``hands``, the seats that reached in just
+  before); ``card_gone`` {card, zone} after ``vanish_frames`` frames
   without it. A card whose last outline is now mostly under another card or a hand is
   covered, not gone.
 * ``token_seen`` {cell: [row, col], colours} when a cup grid cell shows a new stable
@@ -27,11 +29,13 @@ import numpy as np
 from table.observations import Observation
 from vision.background import TableBackground
 from vision.calibration import Calibration
+from vision.hands import HandWatcher
 from vision.profile import TableProfile
 from vision.recognise import CardRecogniser, quad_overlap
 from vision.stability import StabilityFilter
 from vision.tokens import ColourModel, read_cell, read_hole
 
+PILE_ZONE = "pile"    # Passe Éclair's centre pile: its card_seen carry ``landed`` and ``hands``
 COVERED_SHARE = 0.3   # a card whose last outline is this much under something now seen is covered
 
 
@@ -41,7 +45,7 @@ class TableWatcher:
     def __init__(self, recogniser: CardRecogniser | None, calibration: Calibration, profile: TableProfile, *,
                  colours: ColourModel | None = None, watch_cells: bool = False, watch_holes: bool = False,
                  appear_frames: int = 3, vanish_frames: int = 5, source: str = "camera",
-                 empty_table: np.ndarray | None = None):
+                 empty_table: np.ndarray | None = None, hands: HandWatcher | None = None):
         if empty_table is not None and recogniser is not None:
             # the calibration shot of the empty table: cards are what differs from it
             det = recogniser.detector
@@ -50,6 +54,7 @@ class TableWatcher:
         self.watch_cells = watch_cells and colours is not None
         self.watch_holes = watch_holes and colours is not None
         self.source = source
+        self.hands = hands   # who reached the pile (vision/hands.py); card_seen on the pile says it
         self.cards = StabilityFilter(appear_frames, vanish_frames)
         self.cells = StabilityFilter(appear_frames, vanish_frames)
         self.holes = StabilityFilter(appear_frames, vanish_frames)
@@ -59,6 +64,8 @@ class TableWatcher:
     def process(self, frame) -> list[Observation]:
         """Observations confirmed by this frame (``frame`` has ``.image`` and ``.t``)."""
         out: list[Observation] = []
+        if self.hands is not None:
+            self.hands.update(frame.image, frame.t)
         if self.recogniser is not None:
             out += self._cards(frame)
         if self.watch_cells:
@@ -84,8 +91,10 @@ class TableWatcher:
         for ch in self.cards.update(current, frame.t, hold):
             card, zone = ch.key
             if ch.kind == "seen":
+                extra = {} if self.hands is None or zone != PILE_ZONE else \
+                    {"landed": ch.first_t, "hands": self.hands.recent(ch.first_t)}   # when it landed, who reached
                 obs.append(Observation.now("card_seen", source=self.source, t=ch.t, card=card, zone=zone,
-                                           corners_mm=ch.payload))
+                                           corners_mm=ch.payload, **extra))
             else:
                 self._last_px.pop(ch.key, None)
                 obs.append(Observation.now("card_gone", source=self.source, t=ch.t, card=card, zone=zone))

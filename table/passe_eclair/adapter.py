@@ -37,6 +37,7 @@ from table import observations as K
 from table.adapter import GameAdapter, text
 from table.observations import Observation
 from table.passe_eclair import ALL_CARD_IDS, BadInput, IllegalAction, card_label
+from table.passe_eclair.camera import CAMERA_KINDS, PileCamera
 from table.passe_eclair.cards import validate_players
 from table.passe_eclair.observed import ObservedGame, describe_observed
 
@@ -142,6 +143,7 @@ class PasseEclairAdapter(GameAdapter):
         self.setup = parse_options(self.options)
         self.g = ObservedGame(self.setup["players"], coach=self.setup["coach"])
         self.entries: list[tuple[int | None, str]] = []  # (seq, kind) of each applied entry
+        self.camera = PileCamera(self, self._enter)
         names = {lang: ", ".join(self._names(lang)) for lang in ("en", "fr")}
         coach = {lang: self._names(lang)[self.g.coach] for lang in ("en", "fr")}
         self.say(start.t,
@@ -165,19 +167,28 @@ class PasseEclairAdapter(GameAdapter):
 
     def observe(self, obs: Observation) -> None:
         if obs.kind == K.RESOLVE:
-            self.settle_alert(obs)
+            if not self.camera.resolve(obs):
+                self.settle_alert(obs)
+            return
+        if obs.kind in CAMERA_KINDS:   # the pile seen by the camera (table/passe_eclair/camera.py)
+            self.camera.observe(obs)
             return
         if obs.kind not in ENTRY_KINDS:
             return
+        self._enter(obs, obs.kind, obs.data, obs.t)
+
+    def _enter(self, obs: Observation, kind: str, data: dict[str, Any], t: float | None) -> bool:
+        """Apply one entry (typed, or made of what the camera saw); False if refused."""
         try:
-            events = apply_entry(self.g, obs.kind, obs.data, obs.t)
-        except IllegalAction as exc:
+            events = apply_entry(self.g, kind, data, t)
+        except (IllegalAction, BadInput) as exc:
             self.refuse_entry(obs, exc.en, exc.fr)
-            return
-        self.entries.append((obs.seq, obs.kind))
+            return False
+        self.entries.append((obs.seq, kind))
         for event in events:
             self.say(obs.t, describe_observed(event, "en", self._names("en")),
                      describe_observed(event, "fr", self._names("fr")), kind=_feed_kind(event), seq=obs.seq)
+        return True
 
     # ------------------------------------------------------------------ output
     def summary(self) -> dict[str, Any]:

@@ -1,0 +1,89 @@
+"""Passe Éclair from the camera: each new card on the centre pile is a placement at the time
+it landed, by the seat whose hand reached in just before.
+
+The camera (``vision/pipeline.py`` with a ``vision/hands.py`` watcher) reports a card once
+it lies still on the ``pile`` zone, with ``landed`` (the time of its first frame) and
+``hands`` (the seats whose edge of the table a hand crossed just before). What it means:
+
+* before play, a card turned onto the pile is the start card (the coach's turn);
+* during play it is a placement of the one seat whose hand came in, judged by the rules at
+  its landing time (a wrong card is flagged, never refused: it lies there);
+* when two hands were in (or none was seen), a one-tap question asks who laid it, and the
+  answer places it at the time it landed.
+
+    >>> from table.passe_eclair.adapter import PasseEclairAdapter
+    >>> pe = PasseEclairAdapter(Observation.now("game_start", source="t", game="passe-eclair",
+    ...                                         options={"players": 3}))
+    >>> pe.observe(Observation.now("card_seen", source="camera", card="leon-marlon", zone="pile", hands=[]))
+    >>> pe.observe(Observation.now("card_seen", source="camera", card="marlon-fabi", zone="pile", landed=5.0,
+    ...                            hands=[2]))
+    >>> pe.view()["pile"][-1]["by"], pe.view()["pile"][-1]["t"]
+    (2, 5.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from table.adapter import Alert, text
+from table.observations import Observation
+from table.passe_eclair import ALL_CARD_IDS, BadInput, IllegalAction, card_label
+
+if TYPE_CHECKING:  # the adapter imports this module
+    from table.passe_eclair.adapter import PasseEclairAdapter
+
+CARD_SEEN = "card_seen"
+CARD_GONE = "card_gone"
+CAMERA_KINDS = frozenset({CARD_SEEN, CARD_GONE})
+PILE_ZONE = "pile"
+WHO_PLACED = "camera_who_placed"
+
+
+class PileCamera:
+    """The camera half of :class:`~table.passe_eclair.adapter.PasseEclairAdapter`."""
+
+    def __init__(self, adapter: PasseEclairAdapter, apply: Callable[[Observation, str, dict[str, Any], Any], bool]):
+        self.a, self._apply = adapter, apply
+
+    def observe(self, obs: Observation) -> None:
+        card = obs.data.get("card")
+        if obs.kind != CARD_SEEN or obs.data.get("zone") != PILE_ZONE or card not in ALL_CARD_IDS:
+            return
+        g = self.a.g
+        landed = obs.data.get("landed")
+        t = float(landed) if isinstance(landed, (int, float)) and not isinstance(landed, bool) else obs.t
+        if g.phase in ("dealt", "turning"):
+            self._apply(obs, "passe_eclair.start_card", {"card": card}, t)
+            return
+        if g.phase != "playing":
+            return
+        hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
+        if len(hands) == 1:
+            self._apply(obs, "passe_eclair.place", {"seat": hands[0], "card": card}, t)
+            return
+        choices = hands if len(hands) > 1 else list(range(g.players))
+        names_en, names_fr = self.a._names("en"), self.a._names("fr")
+        why_en = "two hands were in" if hands else "no hand was seen"
+        why_fr = "deux mains étaient là" if hands else "aucune main n'a été vue"
+        self.a.raise_alert(Alert(
+            id=self.a.new_alert_id(obs), kind=WHO_PLACED, since=obs.t, seen=dict(obs.data),
+            message=text(f"Who laid {card_label(card, 'en')}? ({why_en})",
+                         f"Qui a posé la carte {card_label(card, 'fr')} ? ({why_fr})"),
+            choices=[{"id": str(s), "label": text(names_en[s], names_fr[s])} for s in choices],
+            expected={"card": card, "t": t}))
+
+    def resolve(self, obs: Observation) -> bool:
+        """Place the card of a "who laid it" question for the seat chosen; False if the
+        alert is not one of this module's."""
+        alert = self.a.find_alert(str(obs.data.get("alert")))
+        if alert is None or alert.kind != WHO_PLACED:
+            return False
+        alert.resolved = str(obs.data.get("choice"))
+        if alert.resolved.isdigit():
+            try:
+                self._apply(obs, "passe_eclair.place", {"seat": int(alert.resolved), "card": alert.expected["card"]},
+                            alert.expected["t"])
+            except (IllegalAction, BadInput) as exc:
+                self.a.refuse_entry(obs, exc.en, exc.fr)
+        return True
