@@ -410,3 +410,27 @@ class CameraPassPassThread(PlayerThread):
                 log.exception("simulated Pass Pass camera table failed")
                 self._stop.wait(1.0)
             self._stop.wait(self.pace)
+
+
+# --------------------------------------------------------------------------- Passe Éclair: hands at the pile
+EDGE_POINTS_MM = {0: (400.0, 470.0), 1: (-20.0, 225.0), 2: (400.0, -20.0), 3: (820.0, 225.0)}   # seat -> arm start
+PILE_CENTRE_MM = (570.0, 225.0)
+SKIN_BGR = ((110, 150, 205), (80, 120, 175), (60, 90, 140), (125, 170, 225))
+
+
+def draw_arm(image: np.ndarray, table_to_image: np.ndarray, seat: int, *, reach: float = 1.0,
+             target: tuple[float, float] = PILE_CENTRE_MM, width_mm: float = 75.0, tone: int = 0) -> np.ndarray:
+    """``image`` with the arm of the player at ``seat`` reaching from their edge of the
+    table towards ``target`` (``reach`` 1.0: the hand over it)."""
+    from vision.synth.scene import project
+
+    a = np.array(EDGE_POINTS_MM[seat], np.float64)
+    b = a + (np.array(target, np.float64) - a) * reach
+    d = b - a
+    n = np.array([-d[1], d[0]]) / max(1e-6, float(np.hypot(*d))) * width_mm / 2
+    quad = np.array([a + n * 1.3, b + n, b - n, a - n * 1.3])
+    pts = project(table_to_image, quad)
+    out = image.copy()
+    cv2.fillPoly(out, [np.round(pts).astype(np.int32).reshape(-1, 1, 2)], SKIN_BGR[tone % len(SKIN_BGR)],
+                 cv2.LINE_AA)
+    return out

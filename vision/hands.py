@@ -38,8 +38,9 @@ from vision.profile import TableProfile
 EDGES = ("near", "left", "far", "right")   # seat index -> the edge of the play area in front of it
 STRIP_MM = 35.0          # depth of the strip watched along each edge
 CORNER_MM = 60.0         # the corners (markers) are left out of the strips
-DIFF_LEVEL = 40          # grey-level difference that counts as "something there"
-ACTIVE_SHARE = 0.04      # share of a strip that must differ for a hand to be there
+DIFF_LEVEL = 25          # difference (largest of the colour channels) that counts as "something there"
+WRIST_MM = 50            # the stretch of an edge a wrist covers
+ACTIVE_SHARE = 0.5       # share of such a stretch that must differ for a hand to be there
 WINDOW_S = 0.6           # how far back a landing card looks for the hand that laid it
 
 
@@ -63,18 +64,25 @@ class HandWatcher:
         self.history: deque[tuple[float, list[int]]] = deque()
 
     def _top_view(self, image: np.ndarray) -> np.ndarray:
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-        return cv2.warpPerspective(grey, self._to_table, self.size, flags=cv2.INTER_AREA)
+        return cv2.warpPerspective(image, self._to_table, self.size, flags=cv2.INTER_AREA)
 
     def update(self, image: np.ndarray, t: float) -> list[int]:
         """The seats whose edge a hand crosses in this frame (also kept for :meth:`recent`)."""
         diff = cv2.absdiff(self._top_view(image), self._empty)
-        active = [seat for seat, (ys, xs) in enumerate(self.strips)
-                  if float((diff[ys, xs] > DIFF_LEVEL).mean()) >= ACTIVE_SHARE]
+        if diff.ndim == 3:   # a skin tone may match the cloth in grey, rarely in every channel
+            diff = diff.max(axis=2)
+        active = [seat for seat, strip in enumerate(self.strips) if self._crossed(diff, seat, strip)]
         self.history.append((t, active))
         while self.history and self.history[0][0] < t - 4 * self.window_s:
             self.history.popleft()
         return active
+
+    def _crossed(self, diff: np.ndarray, seat: int, strip) -> bool:
+        """True when some stretch of the strip as wide as a wrist is mostly changed."""
+        changed = (diff[strip] > DIFF_LEVEL).astype(np.float32)
+        along = changed.mean(axis=0 if EDGES[seat] in ("near", "far") else 1)   # share across the strip's depth
+        stretch = np.convolve(along, np.ones(WRIST_MM, np.float32) / WRIST_MM, mode="valid")
+        return stretch.size > 0 and float(stretch.max()) >= ACTIVE_SHARE
 
     def recent(self, t: float) -> list[int]:
         """The seats whose edge was crossed within ``window_s`` seconds before ``t``."""
