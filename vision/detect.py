@@ -24,6 +24,7 @@ import numpy as np
 from vision.background import TableBackground
 from vision.features import NEXT, order_clockwise
 from vision.outline import edge_loops, edge_mask, grow_to_outer_edge, snap_outermost
+from vision.sides import crossing, fitted_corners, peak, profiles, side_normals
 
 
 @dataclass
@@ -169,46 +170,15 @@ def snap_to_edges(frame: np.ndarray, corners: np.ndarray, min_step: float = 12.0
     fraction of a pixel. A side without a clear edge (it borders another card) keeps its
     line.
     """
-    q = np.asarray(corners, np.float32)
-    a, b = q, q[NEXT]
-    d = b - a
-    length = np.linalg.norm(d, axis=1)
-    if length.min() < 8:
-        return q
-    d = d / length[:, None]
-    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
-    outward = (((a + b) / 2 - q.mean(axis=0)) * n).sum(axis=1) < 0
-    n[outward] *= -1
-    base = a[:, None, :] + SNAP_T[None, :, None] * (b - a)[:, None, :]            # (4, 16, 2)
-    pts = base[:, :, None, :] + SNAP_OFFSETS[None, None, :, None] * n[:, None, None, :]
-    pts = pts.reshape(4 * len(SNAP_T), len(SNAP_OFFSETS), 2)
-    bgr = cv2.remap(frame, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    prof = bgr.min(axis=2).astype(np.float32).reshape(4, len(SNAP_T), -1)
-    grad = prof[..., 2:] - prof[..., :-2]                                          # along the outward normal
-    j = np.argmin(grad, axis=2)
-    steep = -np.take_along_axis(grad, j[..., None], axis=2)[..., 0]
-    ok = (steep >= min_step) & (j > 0) & (j < grad.shape[2] - 1)
-    jc = np.clip(j, 1, grad.shape[2] - 2)
-    g0 = np.take_along_axis(grad, (jc - 1)[..., None], axis=2)[..., 0]
-    g1 = np.take_along_axis(grad, jc[..., None], axis=2)[..., 0]
-    g2 = np.take_along_axis(grad, (jc + 1)[..., None], axis=2)[..., 0]
-    denom = g0 - 2 * g1 + g2
-    safe = np.where(np.abs(denom) > 1e-6, denom, 1.0)
-    frac = np.clip(np.where(np.abs(denom) > 1e-6, 0.5 * (g0 - g2) / safe, 0.0), -1, 1)
-    off = SNAP_OFFSETS[0] + (jc + 1 + frac) * 0.5
-    edge = base + off[..., None] * n[:, None, :]
-    lines = []
-    for i in range(4):
-        if ok[i].sum() < 5:
-            lines.append((a[i], d[i]))
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(edge[i][ok[i]].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
-    out = []
-    for i in range(4):
-        p = _intersect(lines[i - 1], lines[i])
-        out.append(q[i] if p is None or np.linalg.norm(p - q[i]) > 8 else p)
-    return np.array(out, np.float32)
+    sides = side_normals(corners)
+    if sides is None:
+        return np.asarray(corners, np.float32)
+    q, a, b, d, n = sides
+    base, prof = profiles(frame, a, b, n, SNAP_T, SNAP_OFFSETS)
+    paper = prof.min(axis=3)                                   # the darkest channel: high on paper
+    ok, at = peak(-(paper[..., 2:] - paper[..., :-2]), min_step)  # the fall from paper to cloth, outwards
+    edge = base + (SNAP_OFFSETS[0] + at * 0.5)[..., None] * n[:, None, :]
+    return fitted_corners(q, a, d, edge, ok, min_points=5, max_move=8)
 
 
 def _four_corners(hull: np.ndarray) -> np.ndarray | None:
@@ -264,23 +234,12 @@ def _refine(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     out = []
     for i in range(4):
-        p = _intersect(lines[i - 1], lines[i])
+        p = crossing(lines[i - 1], lines[i])
         out.append(quad[i] if p is None or np.linalg.norm(p - quad[i]) > 6 else p)
     # outline pixels sit half a pixel inside the paper's true edge
     out = np.array(out, np.float32)
     centre = out.mean(axis=0)
     return out + (out - centre) / np.maximum(np.linalg.norm(out - centre, axis=1, keepdims=True), 1) * 0.5
-
-
-def _intersect(l1, l2):
-    """Crossing point of two lines given as (point, direction), or None if parallel."""
-    (p, u), (q, v) = l1, l2
-    det = float(u[1] * v[0] - u[0] * v[1])
-    if abs(det) < 1e-6:
-        return None
-    wx, wy = float(q[0] - p[0]), float(q[1] - p[1])
-    t = (wy * v[0] - wx * v[1]) / det
-    return np.array([p[0] + t * u[0], p[1] + t * u[1]], np.float32)
 
 
 def _plausible(corners: np.ndarray, s: DetectorSettings) -> bool:

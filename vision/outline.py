@@ -20,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.features import NEXT
+from vision.sides import crossing, fitted_corners, peak, profiles, side_normals
 
 CANNY_LOW, CANNY_HIGH = 30, 80      # Sobel-3 gradient levels (x4 grey levels) of a card's edge
 _THICKEN = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
@@ -59,56 +59,14 @@ def snap_any(frame: np.ndarray, corners: np.ndarray, min_step: float = 10.0) -> 
 
     Like :func:`vision.detect.snap_to_edges`, but the edge may go either way (a dark card
     on a white table, a white card on light wood): the largest colour change wins."""
-    q = np.asarray(corners, np.float32)
-    a, b = q, q[NEXT]
-    d = b - a
-    length = np.linalg.norm(d, axis=1)
-    if length.min() < 8:
-        return q
-    d = d / length[:, None]
-    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
-    outward = (((a + b) / 2 - q.mean(axis=0)) * n).sum(axis=1) < 0
-    n[outward] *= -1
-    base = a[:, None, :] + SNAP_T[None, :, None] * (b - a)[:, None, :]
-    pts = base[:, :, None, :] + SNAP_OFFSETS[None, None, :, None] * n[:, None, None, :]
-    pts = pts.reshape(4 * len(SNAP_T), len(SNAP_OFFSETS), 2)
-    bgr = cv2.remap(frame, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    prof = bgr.astype(np.float32).reshape(4, len(SNAP_T), len(SNAP_OFFSETS), 3)
-    grad = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3)
-    j = np.argmax(grad, axis=2)
-    steep = np.take_along_axis(grad, j[..., None], axis=2)[..., 0]
-    ok = (steep >= min_step) & (j > 0) & (j < grad.shape[2] - 1)
-    jc = np.clip(j, 1, grad.shape[2] - 2)
-    g0 = np.take_along_axis(grad, (jc - 1)[..., None], axis=2)[..., 0]
-    g1 = np.take_along_axis(grad, jc[..., None], axis=2)[..., 0]
-    g2 = np.take_along_axis(grad, (jc + 1)[..., None], axis=2)[..., 0]
-    denom = g0 - 2 * g1 + g2
-    safe = np.where(np.abs(denom) > 1e-6, denom, 1.0)
-    frac = np.clip(np.where(np.abs(denom) > 1e-6, 0.5 * (g0 - g2) / safe, 0.0), -1, 1)
-    off = SNAP_OFFSETS[0] + (jc + 1 + frac) * 0.5
-    edge = base + off[..., None] * n[:, None, :]
-    lines = []
-    for i in range(4):
-        if ok[i].sum() < 6:
-            lines.append((a[i], d[i]))
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(edge[i][ok[i]].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
-    out = []
-    for i in range(4):
-        p = _crossing(lines[i - 1], lines[i])
-        out.append(q[i] if p is None or np.linalg.norm(p - q[i]) > 6 else p)
-    return np.array(out, np.float32)
-
-
-def _crossing(l1, l2):
-    (p, u), (r, v) = l1, l2
-    det = float(u[1] * v[0] - u[0] * v[1])
-    if abs(det) < 1e-6:
-        return None
-    wx, wy = float(r[0] - p[0]), float(r[1] - p[1])
-    t = (wy * v[0] - wx * v[1]) / det
-    return np.array([p[0] + t * u[0], p[1] + t * u[1]], np.float32)
+    sides = side_normals(corners)
+    if sides is None:
+        return np.asarray(corners, np.float32)
+    q, a, b, d, n = sides
+    base, prof = profiles(frame, a, b, n, SNAP_T, SNAP_OFFSETS)
+    ok, at = peak(np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3), min_step)  # the largest colour change
+    edge = base + (SNAP_OFFSETS[0] + at * 0.5)[..., None] * n[:, None, :]
+    return fitted_corners(q, a, d, edge, ok, min_points=6, max_move=6)
 
 
 GROW_MAX = 0.12          # share of the card's size searched outside an outline for its true edge
@@ -122,23 +80,17 @@ def grow_to_outer_edge(frame: np.ndarray, corners: np.ndarray, min_step: float =
     Each side is searched outwards up to ``GROW_MAX`` of the card's size; an edge counts
     when most normals of the side find it at the same distance, and all four sides must
     find one at about the same distance (a border is as wide all round)."""
+    sides = side_normals(corners, min_length=16)
     q = np.asarray(corners, np.float32)
-    a, b = q, q[NEXT]
-    d = b - a
-    length = np.linalg.norm(d, axis=1)
-    reach = GROW_MAX * float(length.max())
-    if length.min() < 16 or reach < 4:
+    if sides is None:
         return q
-    d = d / length[:, None]
-    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
-    outward = (((a + b) / 2 - q.mean(axis=0)) * n).sum(axis=1) < 0
-    n[outward] *= -1
+    q, a, b, d, n = sides
+    reach = GROW_MAX * float(np.linalg.norm(b - a, axis=1).max())
+    if reach < 4:
+        return q
     offs = np.arange(3.0, reach, 0.5, dtype=np.float32)   # from 3 px: the field's own ink line is not the edge
     t = np.linspace(0.2, 0.8, 12, dtype=np.float32)
-    base = a[:, None, :] + t[None, :, None] * (b - a)[:, None, :]
-    pts = (base[:, :, None, :] + offs[None, None, :, None] * n[:, None, None, :]).reshape(-1, len(offs), 2)
-    prof = cv2.remap(frame, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    prof = prof.astype(np.float32).reshape(4, len(t), len(offs), 3)
+    base, prof = profiles(frame, a, b, n, t, offs)
     grad = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3)           # (4, 12, offsets - 2)
     j = np.argmax(grad, axis=2)
     strong = np.take_along_axis(grad, j[..., None], axis=2)[..., 0] >= min_step
@@ -158,7 +110,7 @@ def grow_to_outer_edge(frame: np.ndarray, corners: np.ndarray, min_step: float =
         lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
     if max(moves) > 2.5 * min(moves) + 1.0:
         return q
-    out = [_crossing(lines[i - 1], lines[i]) for i in range(4)]
+    out = [crossing(lines[i - 1], lines[i]) for i in range(4)]
     if any(p is None for p in out):
         return q
     return np.array(out, np.float32)
@@ -170,21 +122,12 @@ def snap_outermost(frame: np.ndarray, corners: np.ndarray, reach: float = 5.0, m
     An outline taken from a difference with the empty table takes the card's drop shadow
     with it (the soft outer edge of the shadow is weak: skipped), and the print inside a
     card has edges as strong as the card's own (inside: not the outermost)."""
-    q = np.asarray(corners, np.float32)
-    a, b = q, q[NEXT]
-    d = b - a
-    length = np.linalg.norm(d, axis=1)
-    if length.min() < 8:
-        return q
-    d = d / length[:, None]
-    n = np.stack([d[:, 1], -d[:, 0]], axis=1)
-    outward = (((a + b) / 2 - q.mean(axis=0)) * n).sum(axis=1) < 0
-    n[outward] *= -1
+    sides = side_normals(corners)
+    if sides is None:
+        return np.asarray(corners, np.float32)
+    q, a, b, d, n = sides
     offs = np.arange(-reach, reach + 0.01, 0.5, dtype=np.float32)
-    base = a[:, None, :] + SNAP_T[None, :, None] * (b - a)[:, None, :]
-    pts = (base[:, :, None, :] + offs[None, None, :, None] * n[:, None, None, :]).reshape(-1, len(offs), 2)
-    prof = cv2.remap(frame, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    prof = prof.astype(np.float32).reshape(4, len(SNAP_T), len(offs), 3)
+    base, prof = profiles(frame, a, b, n, SNAP_T, offs)
     grad = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3)
     top = grad.max(axis=2, keepdims=True)
     strong = (grad >= np.maximum(min_step, 0.5 * top))
@@ -195,15 +138,4 @@ def snap_outermost(frame: np.ndarray, corners: np.ndarray, reach: float = 5.0, m
     j = np.take_along_axis(near, np.argmax(np.take_along_axis(grad, near, axis=2), axis=2)[..., None], axis=2)[..., 0]
     off = offs[0] + (j + 1) * 0.5
     edge = base + off[..., None] * n[:, None, :]
-    lines = []
-    for i in range(4):
-        if ok[i].sum() < 6:
-            lines.append((a[i], d[i]))
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(edge[i][ok[i]].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
-    out = []
-    for i in range(4):
-        p = _crossing(lines[i - 1], lines[i])
-        out.append(q[i] if p is None or np.linalg.norm(p - q[i]) > 2 * reach else p)
-    return np.array(out, np.float32)
+    return fitted_corners(q, a, d, edge, ok, min_points=6, max_move=2 * reach)
