@@ -1,9 +1,23 @@
 """Table calibration: from a frame showing the corner markers to a homography between
 image pixels and table millimetres.
 
-    >>> cal = calibrate(frame, TableProfile.load())
-    >>> cal.to_table([[640, 360]])          # image px -> table mm
-    >>> top = cal.top_down(frame, px_per_mm=1.0)
+    >>> import numpy as np
+    >>> from vision.markers import marker_pictures
+    >>> from vision.synth.scene import SceneStyle, random_camera, render_table
+    >>> profile = TableProfile.load()
+    >>> rng = np.random.default_rng(1)
+    >>> camera = random_camera(rng, SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))   # a tilted, turned view
+    >>> frame = render_table([], camera, rng, SceneStyle.clean(), pictures=marker_pictures(profile)).image
+    >>> cal = calibrate(frame, profile)
+    >>> cal.markers_used, cal.error_mm < 1.0
+    ((0, 1, 2, 3), True)
+    >>> cal.to_table([[640, 360]]).round()          # image px -> table mm
+    array([[369., 267.]])
+    >>> cal.to_image([[25, 25]]).round()            # table mm (marker 0's centre) -> image px
+    array([[297., 130.]])
+    >>> top = cal.top_down(frame, px_per_mm=1.0)    # the table from straight above
+    >>> top.shape
+    (450, 800, 3)
 
 Zones live in table millimetres (the profile), so a moved camera needs only a new
 calibration shot. The calibration is saved as JSON beside the service's data.

@@ -1,10 +1,15 @@
 """The enrolment desk: the live camera and the deck models, for the dashboard's
 enrolment page (``web/enrol.py`` talks to it without importing vision).
 
-    >>> desk = EnrolmentDesk(VideoCaptureSource(0), "data/models")
+    >>> from vision.sources import VideoCaptureSource
+    >>> desk = EnrolmentDesk(VideoCaptureSource(0), "data/models")  # doctest: +SKIP
+    >>> desk = simulated_desk(tmp_path / "models", clock=lambda: 0.0)  # the simulated camera instead
     >>> desk.status("pass-pass")["next"]
     'purple-1'
     >>> desk.enrol("pass-pass", "purple-1")   # the card under the camera now
+    {'deck': 'pass-pass', 'card': 'purple-1', 'saved': True, 'enrolled': 1, 'of': 48}
+    >>> desk.status("pass-pass")["next"]
+    'purple-2'
 
 Each deck's model lives in ``<models_dir>/<deck>``, the same folder ``passetable
 enroll --out`` writes and ``passetable recognize --model`` reads.

@@ -5,9 +5,22 @@ A card is warped flat (``rectify``), its colours are balanced against the card i
 a unit vector with zero mean (``describe``): the dot product of two such vectors is
 their normalised cross-correlation, 1.0 for the same picture.
 
-    >>> flat = rectify(image, corners)            # portrait, RECT_SIZE pixels
+    >>> from vision.synth.scene import random_scene
+    >>> scene = random_scene(7, "pass-pass", n_cards=3)     # a rendered photo and its truth
+    >>> card = scene.cards[0]
+    >>> card.card, card.corners.shape                       # clockwise from the face's top-left, px
+    ('blue-9', (4, 2))
+    >>> flat = rectify(scene.image, card.corners)           # portrait, RECT_SIZE pixels
+    >>> flat.shape
+    (88, 63, 3)
     >>> v = describe(flat)
-    >>> float(v @ v)                               # 1.0
+    >>> round(float(v @ v), 3)
+    1.0
+    >>> again = random_scene(9, ["blue-9"], n_cards=1)      # the same card in another photo
+    >>> round(float(v @ describe(rectify(again.image, again.cards[0].corners))), 2)
+    0.98
+    >>> [round(float(v @ describe(rectify(scene.image, c.corners))), 2) for c in scene.cards[1:]]  # other cards
+    [0.69, 0.79]
 """
 
 from __future__ import annotations

@@ -1,7 +1,15 @@
 """ArUco markers: drawing the printable sheet and finding the markers in a frame.
 
+    >>> frame = np.full((300, 300, 3), 255, np.uint8)           # a white sheet...
+    >>> frame[50:250, 50:250] = marker_image(7, 200)            # ...with marker 7 on it
     >>> found = find_markers(frame, "DICT_4X4_50")     # {id: (4, 2) corners in px}
-    >>> write_marker_sheet("markers.pdf", TableProfile.load())
+    >>> found[7].round()
+    array([[ 50.,  50.],
+           [249.,  50.],
+           [249., 249.],
+           [ 50., 249.]])
+    >>> write_marker_sheet(tmp_path / "markers.pdf", TableProfile.load()).read_bytes()[:8]
+    b'%PDF-1.4'
 
 The sheet is an A4 page at 300 dpi with the four markers at their true printed size
 (print at 100 %, no "fit to page"), each labelled with its id and where it goes.
@@ -61,7 +69,8 @@ def marker_sheet(profile: TableProfile, dpi: int = 300) -> np.ndarray:
         lines = [f"id {mid}  {PLACES.get(mid, '')}", f"centre ({cx:g}, {cy:g}) mm"]
         for i, text in enumerate(lines):
             _text(sheet, text, x, y + side + round((6 + 5 * i) * px_mm), px_mm, 3.0)
-    _text(sheet, f"Print at 100 %: each marker is {profile.marker_size_mm:g} mm wide.", round(20 * px_mm), round(270 * px_mm), px_mm, 3.0)
+    _text(sheet, f"Print at 100 %: each marker is {profile.marker_size_mm:g} mm wide.",
+          round(20 * px_mm), round(270 * px_mm), px_mm, 3.0)
     _text(sheet, "Imprimer a 100 % : chaque repere mesure "
           f"{profile.marker_size_mm:g} mm.", round(20 * px_mm), round(277 * px_mm), px_mm, 3.0)
     return sheet

@@ -4,9 +4,17 @@ A model directory holds ``model.json`` (deck, card ids, descriptor settings,
 thresholds), ``templates.npy`` (one descriptor per card, same order) and ``faces/`` (the
 rectified photo of each card, for people to check).
 
-    >>> model = CardModel.load("models/my-pass-pass")
-    >>> model.deck, len(model.cards)
-    ('pass-pass', 48)
+    >>> from vision.enrol import enrol_frame
+    >>> from vision.synth.scene import card_photo
+    >>> for card in ("purple-1", "purple-2"):                  # two rendered photos enrolled
+    ...     _ = enrol_frame(card_photo(card), card, tmp_path / "my-pass-pass", deck="pass-pass")
+    >>> sorted(p.name for p in (tmp_path / "my-pass-pass").iterdir())
+    ['faces', 'model.json', 'templates.npy']
+    >>> model = CardModel.load(tmp_path / "my-pass-pass")
+    >>> model.deck, model.cards, model.templates.shape       # a whole deck would have 48 cards
+    ('pass-pass', ['purple-1', 'purple-2'], (2, 1827))
+    >>> model.faces["purple-1"].shape, model.min_confidence, model.min_margin
+    ((88, 63, 3), 0.9, 0.15)
 """
 
 from __future__ import annotations

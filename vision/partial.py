@@ -7,9 +7,17 @@ other two sides. Their length is either read off the outline (when the next corn
 also visible) or guessed from the card's proportions, a few ways. The recogniser then
 keeps the hypotheses that match a card well and drops the overlapping rest.
 
+    >>> mask = np.zeros((300, 400), np.uint8)
+    >>> _ = cv2.rectangle(mask, (40, 40), (165, 215), 255, -1)     # a card, 126 x 176 px
+    >>> _ = cv2.rectangle(mask, (130, 90), (255, 265), 255, -1)    # another lying partly over it
+    >>> contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    >>> contour = contours[0].reshape(-1, 2)                       # one merged outline
     >>> hyps = card_hypotheses(contour, mask)    # contour (N, 2) px, mask uint8
-    >>> hyps[0].shape
-    (4, 2)
+    >>> len(hyps), hyps[0].shape
+    (20, (4, 2))
+    >>> boxes = [tuple(int(v) for v in np.r_[h.min(axis=0), h.max(axis=0)].round()) for h in hyps]
+    >>> (40, 40, 165, 215) in boxes, (130, 90, 255, 265) in boxes   # both cards are among them
+    (True, True)
 """
 
 from __future__ import annotations

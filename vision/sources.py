@@ -1,8 +1,15 @@
 """Camera sources: everything that yields timestamped frames, behind one interface.
 
-    >>> with open_source("0") as cam:                 # a webcam; or "video.mp4", "photos/",
-    ...     frame = cam.read()                         # "picamera", or RenderedSource(...)
+    >>> cam = open_source("0")                         # a webcam  # doctest: +SKIP
+    >>> cam = open_source("picamera")                  # the Raspberry Pi camera  # doctest: +SKIP
+    >>> for i in range(2):                             # a folder of photos, taken in name order
+    ...     _ = cv2.imwrite(str(tmp_path / f"{i:04d}.png"), np.full((720, 1280, 3), 90 + i, np.uint8))
+    >>> with open_source(str(tmp_path)) as cam:       # or "video.mp4", or RenderedSource(...)
+    ...     frame = cam.read()
     >>> frame.image.shape, frame.t, frame.index
+    ((720, 1280, 3), 0.0, 0)
+    >>> [(f.t, f.index) for f in ImageFolderSource(tmp_path, fps=10)]
+    [(0.0, 0), (0.1, 1)]
 
 ``read()`` returns ``None`` once a finite source (file, folder) is exhausted and raises
 :class:`SourceError` when a device cannot be opened or stops delivering.
@@ -65,7 +72,8 @@ class VideoCaptureSource(FrameSource):
         self.is_file = isinstance(target, str) and Path(target).is_file()
         self.cap = cv2.VideoCapture(target)
         if not self.cap.isOpened():
-            raise SourceError(f"cannot open camera or video {target!r}", f"impossible d'ouvrir la caméra ou la vidéo {target!r}")
+            raise SourceError(f"cannot open camera or video {target!r}",
+                              f"impossible d'ouvrir la caméra ou la vidéo {target!r}")
         if width and height and not self.is_file:
             self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
@@ -130,14 +138,16 @@ class RenderedSource(FrameSource):
 
 
 class PiCameraSource(FrameSource):  # pragma: no cover - needs a Raspberry Pi camera
-    """The Raspberry Pi camera through picamera2 (the ``pi`` extra)."""
+    """The Raspberry Pi camera through picamera2 (Raspberry Pi OS's ``python3-picamera2``)."""
 
     def __init__(self, width: int = 1280, height: int = 720, clock: Callable[[], float] = time.time):
         try:
             from picamera2 import Picamera2
         except ImportError:
-            raise SourceError("picamera2 is not installed: pip install 'passetable[pi]' on the Raspberry Pi",
-                              "picamera2 n'est pas installé : pip install 'passetable[pi]' sur le Raspberry Pi") from None
+            raise SourceError("picamera2 is not installed: it comes with Raspberry Pi OS's python3-picamera2 "
+                              "(sudo apt-get install python3-picamera2; hardware/pi/install.sh does it)",
+                              "picamera2 n'est pas installé : il vient du paquet python3-picamera2 de Raspberry Pi OS "
+                              "(sudo apt-get install python3-picamera2 ; hardware/pi/install.sh s'en charge)") from None
         self.cam = Picamera2()
         self.cam.configure(self.cam.create_video_configuration(main={"size": (width, height), "format": "RGB888"}))
         self.cam.start()

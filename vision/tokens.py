@@ -4,14 +4,32 @@ holes, told apart by colour after one calibration shot.
 The calibration shot shows known things in known places (``CALIBRATION_LAYOUT``): a
 blue, a green and an orange token in the first three cells of the top row, the fourth
 cell bare, a cup on the fifth; a red peg in hole 0, a blue peg in hole 1, hole 2 empty.
-Each class keeps its mean colour (relative to the bare surface around it) and spread; pixels are then given to the
-nearest class, which makes the result follow the owner's tokens and light.
+Each class keeps its mean colour (relative to the bare surface around it) and spread;
+pixels are then given to the nearest class, which makes the result follow the owner's
+tokens and light.
 
+    >>> from vision.calibration import calibrate
+    >>> from vision.markers import marker_pictures
+    >>> from vision.synth.items import peg_discs, token_discs
+    >>> from vision.synth.scene import SceneStyle, random_camera, render_table
+    >>> profile = TableProfile.load()
+    >>> camera = random_camera(np.random.default_rng(1), SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
+    >>> cloth = np.full((720, 1280, 3), (60, 110, 40), np.uint8)     # the same green cloth in every frame
+    >>> def photo(tokens, cups, pegs, seed, style=SceneStyle()):     # the table as the camera sees it
+    ...     discs = token_discs(profile, tokens, cups) + peg_discs(profile, pegs)
+    ...     return render_table([], camera, np.random.default_rng(seed), style, background=cloth,
+    ...                         pictures=marker_pictures(profile), discs=discs).image
+    >>> shot = photo({(0, 0): ["blue"], (0, 1): ["green"], (0, 2): ["orange"]}, {(0, 4)},
+    ...              {0: "red", 1: "blue"}, seed=0, style=SceneStyle.clean())   # CALIBRATION_LAYOUT
+    >>> cal = calibrate(shot, profile)
     >>> colours = ColourModel.from_shot(shot, cal, profile)
+    >>> frame = photo({(1, 2): ["blue", "orange"]}, {(2, 5)}, {4: "red"}, seed=5)  # other light, noise, blur
     >>> read_cell(frame, cal, profile, colours, (1, 2))
     CellReading(cell=(1, 2), covered=False, colours=['blue', 'orange'])
-    >>> read_hole(frame, cal, profile, colours, 4)
-    'red'
+    >>> read_cell(frame, cal, profile, colours, (2, 5)).covered    # a cup on it
+    True
+    >>> read_hole(frame, cal, profile, colours, 4), read_hole(frame, cal, profile, colours, 0)
+    ('red', None)
 """
 
 from __future__ import annotations
@@ -79,8 +97,9 @@ class ColourModel:
             model.token_area_px = float(np.mean(areas))
         for a in TOKEN_COLOURS:
             if _distance(model.cell_classes[a][0], model.cell_classes["cloth"]) < 3.0:
-                raise ColourCalibrationError(f"the {a} token is not where the calibration layout says (cell {layout['cells'][a]})",
-                                             f"le jeton {a} n'est pas à sa place de calibration (case {layout['cells'][a]})")
+                cell = layout["cells"][a]
+                raise ColourCalibrationError(f"the {a} token is not where the calibration layout says (cell {cell})",
+                                             f"le jeton {a} n'est pas à sa place de calibration (case {cell})")
         return model
 
     def _colour_counts(self, frame, cal, profile, cell) -> dict[str, int]:
@@ -115,7 +134,7 @@ class ColourModel:
 
     @classmethod
     def from_json(cls, d: dict) -> ColourModel:
-        conv = lambda m: {k: (list(v[0]), list(v[1])) for k, v in m.items()}  # noqa: E731
+        conv = lambda m: {k: (list(v[0]), list(v[1])) for k, v in m.items()}
         return cls(conv(d["cell_classes"]), conv(d["hole_classes"]), float(d["token_area_px"]),
                    {k: list(v) for k, v in d.get("cover_classes", {}).items()})
 

@@ -27,7 +27,8 @@ def run(argv):
 
 def test_enroll_then_recognize_json(photo_dirs, tmp_path, capsys):
     out = tmp_path / "model"
-    assert run(["enroll", "--deck", "passe-eclair", "--images", str(photo_dirs["passe-eclair"]), "--out", str(out)]) == 0
+    assert run(["enroll", "--deck", "passe-eclair", "--images", str(photo_dirs["passe-eclair"]),
+                "--out", str(out)]) == 0
     assert "22 cards" in capsys.readouterr().out
     scene = random_scene(2_000_201, "passe-eclair", 3)
     a, b = tmp_path / "a.jpg", tmp_path / "b.png"
@@ -48,7 +49,8 @@ def test_enroll_then_recognize_json(photo_dirs, tmp_path, capsys):
 
 
 def test_errors_are_one_line_and_exit_2(photo_dirs, tmp_path, capsys, model_dirs):
-    assert run(["enroll", "--deck", "pass-pass", "--images", str(photo_dirs["passe-eclair"]), "--out", str(tmp_path / "m")]) == 2
+    assert run(["enroll", "--deck", "pass-pass", "--images", str(photo_dirs["passe-eclair"]),
+                "--out", str(tmp_path / "m")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "missing" in err[0] and "purple-1.png" in err[0]
     assert run(["recognize", "--model", str(tmp_path), str(tmp_path / "x.jpg")]) == 2

@@ -56,7 +56,8 @@ def watcher_parts(model_dirs, rig):
 
 def frames(rig, layouts):
     for k, placements in enumerate(layouts):
-        img = render_table(placements, rig.camera, np.random.default_rng(k), SceneStyle(), background=rig.background).image
+        img = render_table(placements, rig.camera, np.random.default_rng(k), SceneStyle(),
+                           background=rig.background).image
         yield Frame(img, 100 + k / 30, k)
 
 

@@ -52,7 +52,8 @@ def glare(img: np.ndarray, rng: np.random.Generator, centre=None, radius=None, i
     r = radius if radius is not None else rng.uniform(25, 90)
     k = intensity if intensity is not None else rng.uniform(50, 140)
     layer = np.zeros((h, w), np.float32)
-    cv2.ellipse(layer, (int(cx), int(cy)), (int(r), int(r * rng.uniform(0.4, 1.0))), rng.uniform(0, 180), 0, 360, float(k), -1)
+    cv2.ellipse(layer, (int(cx), int(cy)), (int(r), int(r * rng.uniform(0.4, 1.0))), rng.uniform(0, 180),
+                0, 360, float(k), -1)
     layer = cv2.GaussianBlur(layer, (0, 0), r / 3)
     out = cv2.add(img.astype(np.float32), cv2.merge([layer, layer, layer]))
     return _to_u8(out) if img.dtype == np.uint8 else out
@@ -100,7 +101,8 @@ def hand_polygons(rng: np.random.Generator, target: np.ndarray, reach: float) ->
     tip = centre + d * size * (0.5 - reach)     # fingertips line
     palm_c = tip + d * size * 0.75
     polys = []
-    palm = cv2.ellipse2Poly(tuple(int(v) for v in palm_c), (int(size * 0.45), int(size * 0.38)), int(np.degrees(a)), 0, 360, 10)
+    palm = cv2.ellipse2Poly(tuple(int(v) for v in palm_c), (int(size * 0.45), int(size * 0.38)), int(np.degrees(a)),
+                            0, 360, 10)
     polys.append(palm)
     fw = size * 0.09
     for i in range(4):
@@ -121,7 +123,8 @@ def draw_hand(img: np.ndarray, labels: np.ndarray, polys: list[np.ndarray], rng:
     for p in polys:
         cv2.fillPoly(mask, [p.reshape(-1, 1, 2)], 255, cv2.LINE_AA)
     m = cv2.GaussianBlur(mask, (5, 5), 0).astype(np.float32)[..., None] / 255
-    shade = cv2.GaussianBlur(rng.uniform(0.75, 1.1, (img.shape[0] // 16 + 1, img.shape[1] // 16 + 1)).astype(np.float32), (3, 3), 0)
+    shade = rng.uniform(0.75, 1.1, (img.shape[0] // 16 + 1, img.shape[1] // 16 + 1)).astype(np.float32)
+    shade = cv2.GaussianBlur(shade, (3, 3), 0)
     shade = cv2.resize(shade, (img.shape[1], img.shape[0]))[..., None]
     img[:] = np.clip(img * (1 - m) + skin * shade * m, 0, 255).astype(np.uint8)
     labels[mask > 127] = 255

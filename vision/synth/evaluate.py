@@ -3,9 +3,21 @@
 Each true card is paired with the reported card whose centre is nearest (within a third
 of the card's size); what is left over on either side is a miss or a phantom.
 
+    >>> from vision.enrol import describe_photo
+    >>> from vision.model import CardModel
+    >>> from vision.recognise import CardRecogniser
+    >>> from vision.synth.scene import card_photo, random_scene
+    >>> cards = ["purple-10", "blue-9", "green-2", "yellow-7"]
+    >>> model = CardModel("pass-pass")                       # these four enrolled (a real model has all 48)
+    >>> for i, card in enumerate(cards):
+    ...     model.set_card(card, *describe_photo(card_photo(card, seed=i)))
+    >>> recogniser = CardRecogniser(model)
+    >>> scene = random_scene(20, cards, n_cards=4)
     >>> score = score_scene(scene.cards, recogniser.recognise(scene.image))
     >>> score.right, score.wrong, score.abstained_visible
     (4, 0, 0)
+    >>> score.visible, score.partial, score.confusions
+    (4, 0, [])
 """
 
 from __future__ import annotations
@@ -89,5 +101,6 @@ def score_scene(truths, matches, seed: int | None = None) -> SceneScore:
                 s.abstentions.append((seed, t.card, "not found", None, None))
             else:
                 s.abstained_visible += 1
-                s.abstentions.append((seed, t.card, f"unknown (best {m.best})", round(m.confidence, 3), round(m.margin, 3)))
+                s.abstentions.append((seed, t.card, f"unknown (best {m.best})",
+                                      round(m.confidence, 3), round(m.margin, 3)))
     return s

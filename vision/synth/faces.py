@@ -92,7 +92,8 @@ def _motif(img, colour_name, rect_mm, s):
             elif k == 1:
                 cv2.line(img, (c[0] - _mm(2, s), c[1]), (c[0] + _mm(2, s), c[1]), light, _mm(0.8, s), cv2.LINE_AA)
             elif k == 2:
-                cv2.rectangle(img, (c[0] - _mm(1.2, s), c[1] - _mm(1.2, s)), (c[0] + _mm(1.2, s), c[1] + _mm(1.2, s)), light, -1)
+                cv2.rectangle(img, (c[0] - _mm(1.2, s), c[1] - _mm(1.2, s)), (c[0] + _mm(1.2, s), c[1] + _mm(1.2, s)),
+                              light, -1)
             else:
                 cv2.drawMarker(img, c, light, cv2.MARKER_CROSS, _mm(3, s), _mm(0.8, s))
 
@@ -114,7 +115,8 @@ def _pass_pass(colour: str, value: int, s: float) -> np.ndarray:
         _text(img, str(value), (7.5, 6.0), 6.0, ink, s, thickness_mm=1.1, flip=flip)
     # a value bar along the panel's edge: a second, position-coded cue of the value
     bar_len = (panel[3] - panel[1]) * value / 12
-    cv2.rectangle(img, (_mm(panel[2] - 3, s), _mm(panel[3] - bar_len, s)), (_mm(panel[2] - 1, s), _mm(panel[3], s)), PAPER, -1)
+    cv2.rectangle(img, (_mm(panel[2] - 3, s), _mm(panel[3] - bar_len, s)), (_mm(panel[2] - 1, s), _mm(panel[3], s)),
+                  PAPER, -1)
     return img
 
 
@@ -124,10 +126,12 @@ def _footballer(img, name, centre, height_mm, s, ball=False):
     u = height_mm / 10
     shirt = SHIRT[name]
     cv2.circle(img, (_mm(cx, s), _mm(cy - 3.6 * u, s)), _mm(1.3 * u, s), (120, 160, 215), -1, cv2.LINE_AA)
-    body = np.array([[cx - 2.2 * u, cy - 2.2 * u], [cx + 2.2 * u, cy - 2.2 * u], [cx + 1.6 * u, cy + 1.6 * u], [cx - 1.6 * u, cy + 1.6 * u]]) * s
+    body = np.array([[cx - 2.2 * u, cy - 2.2 * u], [cx + 2.2 * u, cy - 2.2 * u],
+                     [cx + 1.6 * u, cy + 1.6 * u], [cx - 1.6 * u, cy + 1.6 * u]]) * s
     cv2.fillConvexPoly(img, body.round().astype(np.int32), shirt, cv2.LINE_AA)
     for dx in (-0.9, 0.9):
-        cv2.line(img, (_mm(cx + dx * u, s), _mm(cy + 1.6 * u, s)), (_mm(cx + dx * 1.5 * u, s), _mm(cy + 4.8 * u, s)), DARK, max(1, _mm(0.8 * u, s)), cv2.LINE_AA)
+        cv2.line(img, (_mm(cx + dx * u, s), _mm(cy + 1.6 * u, s)), (_mm(cx + dx * 1.5 * u, s), _mm(cy + 4.8 * u, s)),
+                 DARK, max(1, _mm(0.8 * u, s)), cv2.LINE_AA)
     number = str(FOOTBALLERS.index(name) + 1)
     _text(img, number, (cx, cy - 0.3 * u), 2.0 * u, PAPER, s, thickness_mm=0.35 * u)
     if ball:
@@ -147,7 +151,8 @@ def _passe_eclair(big: str, small: str, s: float) -> np.ndarray:
     _text(img, big.upper(), (w / 2 - 6, 9.5), 3.5, DARK, s, thickness_mm=0.6)
     _text(img, small.upper(), (18, h - 10), 3.0, PAPER, s, thickness_mm=0.5)
     # pass arrow from the big player to the small one
-    cv2.arrowedLine(img, (_mm(w / 2, s), _mm(h / 2 + 4, s)), (_mm(w - 22, s), _mm(h - 28, s)), DARK, _mm(1.2, s), cv2.LINE_AA, tipLength=0.3)
+    cv2.arrowedLine(img, (_mm(w / 2, s), _mm(h / 2 + 4, s)), (_mm(w - 22, s), _mm(h - 28, s)), DARK, _mm(1.2, s),
+                    cv2.LINE_AA, tipLength=0.3)
     return img
 
 
@@ -173,7 +178,8 @@ def _michi(s: float) -> np.ndarray:
     cv2.circle(img, (_mm(w / 2, s), _mm(h / 2, s)), _mm(20, s), (60, 60, 200), -1, cv2.LINE_AA)
     cv2.circle(img, (_mm(w / 2 - 7, s), _mm(h / 2 - 5, s)), _mm(3, s), PAPER, -1, cv2.LINE_AA)
     cv2.circle(img, (_mm(w / 2 + 7, s), _mm(h / 2 - 5, s)), _mm(3, s), PAPER, -1, cv2.LINE_AA)
-    cv2.ellipse(img, (_mm(w / 2, s), _mm(h / 2 + 6, s)), (_mm(10, s), _mm(5, s)), 0, 0, 180, DARK, _mm(1.5, s), cv2.LINE_AA)
+    cv2.ellipse(img, (_mm(w / 2, s), _mm(h / 2 + 6, s)), (_mm(10, s), _mm(5, s)), 0, 0, 180, DARK, _mm(1.5, s),
+                cv2.LINE_AA)
     _text(img, "GROS", (w / 2, 12), 6, DARK, s, thickness_mm=1.0)
     _text(img, "MICHI", (w / 2, h - 12), 6, DARK, s, thickness_mm=1.0)
     return img

@@ -1,8 +1,18 @@
 """Tokens, cups, pegs and markers for rendered scenes, placed from the table profile.
 
+    >>> import numpy as np
+    >>> from vision.markers import marker_pictures
+    >>> from vision.synth.scene import SceneStyle, random_camera, render_table
+    >>> profile = TableProfile.load()
+    >>> rng = np.random.default_rng(1)
+    >>> camera = random_camera(rng, SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
     >>> discs = token_discs(profile, {(0, 0): ["blue"], (1, 2): ["green", "orange"]}, cups={(2, 5)})
     >>> discs += peg_discs(profile, {0: "red", 3: "blue"})
+    >>> len(discs)           # 18 cell mats, 3 tokens, 1 cup; 7 holes, 2 pegs
+    31
     >>> scene = render_table([], camera, rng, pictures=marker_pictures(profile), discs=discs)
+    >>> scene.image.shape, scene.cards
+    ((720, 1280, 3), [])
 """
 
 from __future__ import annotations

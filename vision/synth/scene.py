@@ -138,7 +138,8 @@ def project(h: np.ndarray, pts: np.ndarray) -> np.ndarray:
 def _background(rng: np.random.Generator, size) -> np.ndarray:
     W, H = size
     base = np.array(TABLE_COLOURS[int(rng.integers(len(TABLE_COLOURS)))], np.float32) * rng.uniform(0.8, 1.2)
-    low = cv2.resize(rng.standard_normal((H // 40 + 2, W // 40 + 2), dtype=np.float32), (W, H), interpolation=cv2.INTER_CUBIC)
+    low = cv2.resize(rng.standard_normal((H // 40 + 2, W // 40 + 2), dtype=np.float32), (W, H),
+                     interpolation=cv2.INTER_CUBIC)
     grain = rng.standard_normal((H // 2, W // 2), dtype=np.float32)
     tex = 1 + low * 0.06 + cv2.resize(grain, (W, H), interpolation=cv2.INTER_NEAREST) * 0.03
     return cv2.convertScaleAbs(cv2.merge([tex * float(base[0]), tex * float(base[1]), tex * float(base[2])]))
@@ -191,7 +192,8 @@ def render_table(placements: list[Placement], table_to_image: np.ndarray, rng: n
         quad = project(table_to_image, pic.quad_mm)
         _paste(img, labels, 0, pic.image, np.full(pic.image.shape[:2], 255, np.uint8), quad)
     for disc in discs:
-        circle = np.array([[disc.centre_mm[0] + disc.radius_mm * np.cos(t), disc.centre_mm[1] + disc.radius_mm * np.sin(t)]
+        circle = np.array([[disc.centre_mm[0] + disc.radius_mm * np.cos(t),
+                            disc.centre_mm[1] + disc.radius_mm * np.sin(t)]
                            for t in np.linspace(0, 2 * np.pi, 32, endpoint=False)])
         poly = project(table_to_image, circle)
         cv2.fillPoly(img, [np.round(poly * 16).astype(np.int32).reshape(-1, 1, 2)], disc.bgr, cv2.LINE_AA, shift=4)
@@ -268,7 +270,8 @@ def _free_spot(rng: random.Random, laid: list[Placement], area, overlap_with: Pl
     return None
 
 
-def random_placements(rng: random.Random, cards: list[str], style: SceneStyle = SceneStyle(), area=PLAY_AREA_MM) -> list[Placement]:
+def random_placements(rng: random.Random, cards: list[str], style: SceneStyle = SceneStyle(),
+                      area=PLAY_AREA_MM) -> list[Placement]:
     laid: list[Placement] = []
     for card in cards:
         over = rng.choice(laid) if laid and rng.random() < style.overlap_prob else None
