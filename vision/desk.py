@@ -25,10 +25,13 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision import features
 from vision.decks import deck_card_ids
 from vision.enrol import EnrolmentError, describe_photo, enrol_frame, enrolment_status
 from vision.model import CardModel
 from vision.sources import FrameSource, RenderedSource
+
+SAME_CARD = 0.995  # descriptor likeness of a card photographed again where it lay
 
 
 class EnrolmentDesk:
@@ -78,8 +81,10 @@ class EnrolmentDesk:
                 "of": len(deck_card_ids(deck))}
 
     def looks_like(self, deck: str, image: np.ndarray) -> tuple[str, float] | None:
-        """The enrolled card the photo in view resembles with the model's own confidence,
-        or None (no model yet, or no clear likeness)."""
+        """The enrolled card the photo in view *is* (the person forgot to change the card:
+        the same card, lying as it was, matches its template to within ``SAME_CARD``), or
+        None. Two different faces of a deck stay below it (a 1 and a 2 of one colour: 0.992
+        on the synthetic deck), so sibling cards are not taken for one another."""
         path = self.model_dir(deck)
         if not (path / "model.json").exists():
             return None
@@ -87,13 +92,15 @@ class EnrolmentDesk:
         if not model.cards:
             return None
         try:
-            descriptor, _ = describe_photo(image)
+            descriptor, flat = describe_photo(image)
         except EnrolmentError:
             return None  # enrol() says why the photo cannot be used
-        scores = model.templates @ np.asarray(descriptor, np.float32).reshape(-1)
+        turned = features.describe(np.ascontiguousarray(flat[::-1, ::-1]))  # the same card turned half round
+        scores = np.maximum(model.templates @ np.asarray(descriptor, np.float32).reshape(-1),
+                            model.templates @ np.asarray(turned, np.float32).reshape(-1))
         best = int(np.argmax(scores))
         confidence = float(scores[best])
-        return (model.cards[best], round(confidence, 3)) if confidence >= model.min_confidence else None
+        return (model.cards[best], round(confidence, 4)) if confidence >= SAME_CARD else None
 
     def face_jpeg(self, deck: str, card: str) -> bytes | None:
         """The saved photo of an enrolled card (rectified), for the page's preview."""
