@@ -85,9 +85,22 @@ class HandWatcher:
         return stretch.size > 0 and float(stretch.max()) >= ACTIVE_SHARE
 
     def recent(self, t: float) -> list[int]:
-        """The seats whose edge was crossed within ``window_s`` seconds before ``t``."""
+        """The seats of the last reach before ``t``: the latest unbroken run of frames with a
+        hand at some edge, if it ended within ``window_s`` seconds before ``t`` (an earlier
+        reach, separated by frames with no hand, was another card's)."""
         seats: set[int] = set()
-        for when, active in self.history:
-            if t - self.window_s <= when <= t:
-                seats.update(active)
+        started = False
+        for when, active in reversed(self.history):
+            if when > t:
+                continue
+            if not started:
+                if when < t - self.window_s:
+                    break
+                if active:
+                    started = True
+                    seats.update(active)
+                continue
+            if not active:
+                break
+            seats.update(active)
         return sorted(seats)
