@@ -37,7 +37,13 @@ from table.observations import Observation
 log = logging.getLogger(__name__)
 
 CACHE_SIZE = 64
-_cache: OrderedDict[tuple[int, int, int], PastGame] = OrderedDict()
+def _cache_of(log_: EventLog) -> OrderedDict[tuple[int, int, int], PastGame]:
+    """The replayed games of this log (kept on the log: two logs never share rows' keys)."""
+    cache = getattr(log_, "_history_cache", None)
+    if cache is None:
+        cache = OrderedDict()
+        log_._history_cache = cache  # type: ignore[attr-defined]
+    return cache
 
 
 @dataclass
@@ -136,15 +142,16 @@ def _replay(start: Observation, rows: list[Observation]) -> PastGame:
 def past_games(log_: EventLog) -> list[PastGame]:
     """Every game in the log, newest first."""
     spans = _spans(log_)
+    cache = _cache_of(log_)
     out = []
     for start, rows in spans:
         key = (start.seq or 0, rows[-1].seq if rows and rows[-1].seq else 0, len(rows))
-        past = _cache.get(key)
+        past = cache.get(key)
         if past is None:
             past = _replay(start, rows)
-            _cache[key] = past
-            if len(_cache) > CACHE_SIZE:
-                _cache.popitem(last=False)
+            cache[key] = past
+            if len(cache) > CACHE_SIZE:
+                cache.popitem(last=False)
         out.append(past)
     return out[::-1]
 
