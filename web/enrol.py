@@ -6,13 +6,17 @@ The web layer does not import the vision package: the composition root hands
 
 * ``snapshot_jpeg() -> bytes | None`` — the camera's latest frame;
 * ``status(deck) -> dict`` — ``{"deck", "model", "cards": [{"card", "enrolled"}], "next"}``;
-* ``enrol(deck, card) -> dict`` — add the card in view to the deck's model; raises an
-  exception with ``en``/``fr`` attributes when it cannot (no card in view, two cards...).
+* ``enrol(deck, card, *, confirm) -> dict`` — add the card in view to the deck's model
+  (``{"saved": False, "looks_like": card}`` when the card in view is another enrolled card
+  and ``confirm`` is false: the page asks first); raises an exception with ``en``/``fr``
+  attributes when it cannot (no card in view, two cards...);
+* ``face_jpeg(deck, card) -> bytes | None`` — the saved photo of an enrolled card.
 
     >>> class Desk:                                  # a stand-in for the camera and recogniser
     ...     def snapshot_jpeg(self): return b"<jpeg bytes>"
     ...     def status(self, deck): return {"deck": deck, "model": None, "cards": [], "next": None}
-    ...     def enrol(self, deck, card): return {"card": card, "enrolled": 1}
+    ...     def enrol(self, deck, card, *, confirm=False): return {"card": card, "enrolled": 1}
+    ...     def face_jpeg(self, deck, card): return None
     >>> desk = Desk()
     >>> from flask import Flask
     >>> app = Flask("dashboard")
