@@ -9,6 +9,8 @@ APT_PACKAGES=(chromium mosquitto gcc-avr avr-libc simavr libsimavr-dev libelf-de
 # The Raspberry Pi install's tests: systemd-analyze verify (systemd), udevadm (udev), and
 # avrdude refusing a board that does not answer (tests/pi).
 APT_PACKAGES+=(systemd udev avrdude)
+# npm vendors axe-core for the accessibility checks (a machine with node already has it)
+command -v npm >/dev/null 2>&1 || APT_PACKAGES+=(npm)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
