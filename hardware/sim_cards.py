@@ -46,7 +46,6 @@ TRICK_SLOTS = [(310, 178), (400, 178), (490, 178), (345, 290), (455, 290)]
 SEAT_SPOTS = {1: (400, 402), 2: (80, 225), 3: (400, 50), 4: (715, 225), 5: (150, 402), 6: (650, 402)}
 CROOKED_AT = (400, 322)       # a card pushed half out of the trick, its centre in no zone
 FAULT_KINDS = ("crooked", "hand", "burst")
-CAMERA_PLACINGS = 10
 RENDER_EVERY = 6              # frames drawn from one rendering before the scene is drawn again
 
 
@@ -84,30 +83,20 @@ class CardCamera:
 
     def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, fps: float = 30.0,
                  appear_frames: int = 3, vanish_frames: int = 5, clock: Any = None):
-        from vision.calibration import CalibrationError, calibrate
-        from vision.markers import marker_pictures
+        from hardware.sim.camera_rig import place_camera
         from vision.model import CardModel
         from vision.pipeline import TableWatcher
         from vision.profile import TableProfile
         from vision.recognise import CardRecogniser
-        from vision.synth.scene import Placement, SceneStyle, _background, random_camera, render_table
+        from vision.synth.scene import Placement, SceneStyle, render_table
 
         self.session, self.fps = session, fps
         self.t = 0.0 if clock is None else clock()
         self.profile = TableProfile.load()
         self._rng = np.random.default_rng(seed)
-        background = _background(self._rng, (1280, 720))
-        pictures = marker_pictures(self.profile)
-        for attempt in range(CAMERA_PLACINGS):
-            self._view = random_camera(self._rng, SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
-            shot = render_table([], self._view, self._rng, SceneStyle.clean(), pictures=pictures,
-                                background=background).image
-            try:
-                calibration = calibrate(shot, self.profile)
-                break
-            except CalibrationError:
-                if attempt == CAMERA_PLACINGS - 1:
-                    raise
+        rig = place_camera(self._rng, self.profile)
+        self._view, shot, calibration = rig.view, rig.shot, rig.calibration
+        pictures, background = rig.pictures, rig.background
         self.shot = shot
         self._base = render_table([], self._view, self._rng, SceneStyle.clean(), pictures=pictures,
                                   background=background).image

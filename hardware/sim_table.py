@@ -105,7 +105,6 @@ class CameraStandIn:
                                                 colour=colour))
 
 
-CAMERA_PLACINGS = 10  # camera poses tried until the calibration shot shows every marker
 
 
 class RenderedCamera:
@@ -136,33 +135,21 @@ class RenderedCamera:
                  vanish_frames: int = 5):
         import numpy as np
 
-        from vision.calibration import CalibrationError, calibrate
-        from vision.markers import marker_pictures
+        from hardware.sim.camera_rig import place_camera
         from vision.pipeline import TableWatcher
         from vision.profile import TableProfile
         from vision.synth.items import peg_discs, token_discs
-        from vision.synth.scene import SceneStyle, _background, random_camera, render_table
+        from vision.synth.scene import SceneStyle, render_table
         from vision.tokens import ColourModel
 
         self.session, self.clock, self.fps = session, clock, fps
         self.profile = TableProfile.load()
         self._rng = np.random.default_rng(seed)
-        background = _background(self._rng, (1280, 720))
-        pictures = marker_pictures(self.profile)
-        for attempt in range(CAMERA_PLACINGS):
-            # As at a real table, the camera is moved until the calibration sees every marker.
-            self._view = random_camera(self._rng, SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
-            shot = render_table([], self._view, self._rng, SceneStyle.clean(), pictures=pictures,
-                                background=background,
-                                discs=token_discs(self.profile, self.CALIBRATION_TOKENS, self.CALIBRATION_CUPS)
-                                + peg_discs(self.profile, self.CALIBRATION_PEGS)).image
-            try:
-                calibration = calibrate(shot, self.profile)
-                break
-            except CalibrationError:
-                if attempt == CAMERA_PLACINGS - 1:
-                    raise
-        self.placings = attempt + 1
+        # the colour shot has a token of each colour and a peg of each player in place
+        discs = token_discs(self.profile, self.CALIBRATION_TOKENS, self.CALIBRATION_CUPS)
+        rig = place_camera(self._rng, self.profile, discs=discs + peg_discs(self.profile, self.CALIBRATION_PEGS))
+        self._view, self.placings = rig.view, rig.placings
+        shot, calibration, pictures, background = rig.shot, rig.calibration, rig.pictures, rig.background
         colours = ColourModel.from_shot(shot, calibration, self.profile)
         # The still part of every frame (markers, cloth, empty holes), drawn once; each frame adds the peg heads.
         self._base = render_table([], self._view, self._rng, SceneStyle(), pictures=pictures, background=background,
