@@ -60,6 +60,7 @@ from table.timers import RealClock
 log = logging.getLogger(__name__)
 
 GAME = SPEC.id
+SAME_HOLE_S = 1.0  # the least time between two pegs dropped into one top hole by the simulated hands
 PEG_SEEN = K.PEG_SEEN  # the camera's kind (vision/pipeline.py): {column, colour}
 
 
@@ -357,6 +358,7 @@ class SimulatedTable(PlayerThread):
         self.frame = Frame(self.profile)       # the truth: where every part physically is
         self.mind = new_game(profile=self.profile)  # what the players know of the game
         self.moves = 0
+        self._dropped_at: dict[int, float] = {}  # column -> when a peg last went into its top hole
         self._new_game = threading.Event()
         session.subscribe(self._on_observation)
 
@@ -502,6 +504,12 @@ class SimulatedTable(PlayerThread):
         before = self._top_holes()
         shift = 0
         if isinstance(action, DropPeg):
+            # a hand takes a moment to bring the next peg to the same hole (and the sensors
+            # take a second peg within EXTRA_DROP_S of a fall-through for a flicker)
+            since = self.clock() - self._dropped_at.get(action.column, float("-inf"))
+            if since < SAME_HOLE_S:
+                self.wait(SAME_HOLE_S - since)
+            self._dropped_at[action.column] = self.clock()
             peg = self.frame.next_in_hand(player)
             events = self.frame.drop(peg, action.column)
             rests = action.column in self._top_holes()

@@ -18,8 +18,8 @@ def _state(url: str) -> dict:
 
 
 def test_the_bot_says_its_move_and_the_simulated_hand_makes_it(run_service, page):
-    # --pace 1.0: beyond the sensors' 0.8 s extra-drop window
-    service = run_service("--sim", "--bot", "blue", "--level", "2", "--pace", "1.0", "--seed", "4")
+    # fast players: the simulated hands still leave a second between two pegs in one hole
+    service = run_service("--sim", "--bot", "blue", "--level", "2", "--pace", "0.3", "--seed", "4")
     page.goto(service.url + "?lang=fr")
     page.wait_for_selector("[data-testid=bot-say]", timeout=30_000)
     said = page.locator("[data-testid=bot-say]").inner_text()
