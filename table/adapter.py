@@ -71,12 +71,13 @@ class GameAdapter:
     def health(self) -> dict[str, Any]:
         return {}
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, view: dict[str, Any] | None = None) -> dict[str, Any]:
         """Who plays, their scores, whose turn: what a TV, a café's hub or Home Assistant
         shows of any game, in one shape: ``{"players": [{"name": {en, fr}, "score",
         "team"}], "turn": seat or None, "over": bool, "winners": [seats]}``. The default
-        reads the view's ``names``/``scores``/``to_act``/``over``/``winners``."""
-        view = self.view()
+        reads the view's ``names``/``scores``/``to_act``/``over``/``winners`` (``view``: the
+        one the caller already has, so that a snapshot draws the game once)."""
+        view = self.view() if view is None else view
         names = view.get("names") or {}
         en = list(names.get("en") or [])
         fr = list(names.get("fr") or en)

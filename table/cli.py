@@ -126,8 +126,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         value = getattr(args, key)
         if value is not None:
             setattr(getattr(cfg, section), name, value)
-    cfg.mqtt_from_file = bool(cfg.mqtt)  # where an [mqtt] error is: the file or the flag
-    cfg.bot, cfg.bot_level = args.bot, args.level
+    mqtt_where = f"{cfg.source} [mqtt]" if cfg.mqtt else "--mqtt"  # where an [mqtt] error is
+    bot = {"bot": args.bot, "bot_level": args.level or 3} if args.bot else {}  # options of the game played
     if args.mqtt:
         cfg.mqtt = {**cfg.mqtt, "url": args.mqtt}
     if cfg.sim.pace < 0:
@@ -135,7 +135,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     if cfg.service.pin is not None and not (cfg.service.pin.isdigit() and 4 <= len(cfg.service.pin) <= 12):
         return _die("--pin must be 4 to 12 digits", "--pin doit compter de 4 à 12 chiffres")
     try:
-        service = _build_service(cfg, sim=args.sim, args_faults=args.faults, camera=args.camera)
+        service = _build_service(cfg, sim=args.sim, args_faults=args.faults, camera=args.camera, game_options=bot,
+                                 mqtt_where=mqtt_where)
     except Refused as exc:  # an unknown game, options the game refuses
         return _die(exc.en, exc.fr)
     except ProfileError as exc:
@@ -215,7 +216,8 @@ class Service:
         dog.notifier.stopping()
 
 
-def _build_service(cfg: Any, *, sim: bool, args_faults: str = "", camera: bool = False) -> Service:
+def _build_service(cfg: Any, *, sim: bool, args_faults: str = "", camera: bool = False,
+                   game_options: dict[str, Any] | None = None, mqtt_where: str = "[mqtt]") -> Service:
     from table import games
     from table.backup import Keeper
     from table.log import EventLog
@@ -230,8 +232,8 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "", camera: bool =
     defaults = {g.id: g.defaults(cfg) for g in games.games().values() if g.defaults is not None}
     session = Session(EventLog(cfg.log_path))
     options = defaults.setdefault(spec.id, {})
-    if getattr(cfg, "bot", None):  # --bot / --level: options of the game being played
-        options.update({"bot": cfg.bot, "bot_level": cfg.bot_level or 3})
+    if game_options:  # --bot / --level
+        options.update(game_options)
         spec.check_options(options)  # a game without a bot says so now, not at its first start
     parts: list[Any] = []
     for game in games.games().values():  # what each game adds to the service (e.g. a bot's seat, idle until asked)
@@ -268,13 +270,13 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "", camera: bool =
         if not lan:
             notes.append("passetable: no network address found / aucune adresse réseau trouvée")
     if cfg.mqtt:
-        parts.append(_room_publisher(session, cfg, guard, page_url=url))
+        parts.append(_room_publisher(session, cfg, guard, page_url=url, where=mqtt_where))
     service = Service(server, parts, notes=notes, url=url)
     service.alive = lambda: isinstance(session.snapshot(), dict)  # type: ignore[method-assign]  # takes its lock
     return service
 
 
-def _room_publisher(session: Any, cfg: Any, guard: Any, *, page_url: str) -> Any:
+def _room_publisher(session: Any, cfg: Any, guard: Any, *, page_url: str, where: str) -> Any:
     """The table on the café's broker (``[mqtt]`` or ``--mqtt``); commands from the hub are
     signed with the table's own PIN."""
     from web.room.publisher import TablePublisher
@@ -283,7 +285,7 @@ def _room_publisher(session: Any, cfg: Any, guard: Any, *, page_url: str) -> Any
     values = {"page_url": page_url, **cfg.mqtt}
     if values.get("commands"):
         values.setdefault("pin", guard.pin)
-    settings = from_toml(values, where=f"{cfg.source} [mqtt]" if cfg.mqtt_from_file else "--mqtt")
+    settings = from_toml(values, where=where)
     publisher = TablePublisher.from_settings(session, settings)
     session.health_sources["mqtt"] = publisher.health
     return publisher

@@ -242,10 +242,11 @@ class Session:
             if adapter is None:
                 snap.update(game=None, summary=None, view=None, feed=[], alerts=[])
             else:
+                view = adapter.view()  # drawn once: the summary reads it too
                 snap.update(
                     game=adapter.game,
-                    summary=adapter.summary(),
-                    view=adapter.view(),
+                    summary=adapter.summary(view),
+                    view=view,
                     feed=list(adapter.feed[-60:]),
                     alerts=[a.to_dict() for a in adapter.open_alerts()],
                 )

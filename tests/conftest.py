@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
 from table.log import EventLog
 from table.session import Session
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
 
 
 @pytest.fixture
@@ -25,11 +25,6 @@ def session(log_path):
 
 # One Playwright for the whole run: a second sync_playwright() in the same process fails
 # ("Sync API inside the asyncio loop"), so the browser tests of every folder share this one.
-CHROMIUM = os.environ.get("PASSETABLE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync", "--disable-quic"]
-
-
 @pytest.fixture(scope="session")
 def browser():
     if not Path(CHROMIUM).exists():

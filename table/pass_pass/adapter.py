@@ -214,10 +214,10 @@ class PassPassAdapter(GameAdapter):
                      kind=FEED_KIND.get(event["type"], "info"), seq=obs.seq)
 
     # ------------------------------------------------------------------ output
-    def summary(self) -> dict[str, Any]:
-        out = super().summary()
+    def summary(self, view: dict[str, Any] | None = None) -> dict[str, Any]:
+        view = self.view() if view is None else view
+        out = super().summary(view)
         if self.g.teams:  # scores and winners are per team: each player shows its team's
-            view = self.view()
             teams = [seat["team"] for seat in view["seats"]]
             out["players"] = [{"name": {"en": en, "fr": fr}, "score": view["scores"][team], "team": team}
                               for en, fr, team in zip(view["names"]["en"], view["names"]["fr"], teams, strict=True)]

@@ -191,9 +191,10 @@ class PasseEclairAdapter(GameAdapter):
         return True
 
     # ------------------------------------------------------------------ output
-    def summary(self) -> dict[str, Any]:
-        out = super().summary()  # a real-time game: nobody waits for a turn; goal points are the score
-        for player, points in zip(out["players"], self.view()["goal_points"], strict=False):
+    def summary(self, view: dict[str, Any] | None = None) -> dict[str, Any]:
+        view = self.view() if view is None else view
+        out = super().summary(view)  # a real-time game: nobody waits for a turn; goal points are the score
+        for player, points in zip(out["players"], view["goal_points"], strict=False):
             player["score"] = points
         return {**out, "turn": None}
 

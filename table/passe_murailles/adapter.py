@@ -279,7 +279,7 @@ class PasseMuraillesAdapter(BotSayings, DropWitness, BeamFusion, GameAdapter):
         return f"{_colour(p, lang)} to play." if lang == "en" else f"À {_colour(p, lang).lower()} de jouer."
 
     # ------------------------------------------------------------------ output
-    def summary(self) -> dict[str, Any]:
+    def summary(self, view: dict[str, Any] | None = None) -> dict[str, Any]:
         colours = list(COLOUR)  # the players are the two colours, red first
         g = self.g
         return {"players": [{"name": COLOUR[c], "score": g.scores()[c], "team": None} for c in colours],

@@ -89,6 +89,7 @@ class BotSeat:
         self.clock = clock
         self.searcher = Searcher()
         self._searcher_for: int | None = None   # the game the transposition table belongs to
+        self._seat_of: tuple[int, bool] = (-1, False)  # (game's start seq, whether that game has a bot)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -119,6 +120,8 @@ class BotSeat:
 
     def announce_if_due(self) -> bool:
         """Search and say the bot's move if it is the bot's turn and it has not spoken yet."""
+        if not self._game_has_bot():
+            return False  # the common case, checked without drawing the table for every sensor fact
         snap = self.session.snapshot()
         options_bot = (snap.get("view") or {}).get("bot_seat")
         if snap.get("game") != GAME or not options_bot or (snap["view"] or {}).get("bot"):
@@ -139,6 +142,18 @@ class BotSeat:
             log.warning("the bot's move was not recorded: %s", exc.en)
             return False
         return True
+
+
+    def _game_has_bot(self) -> bool:
+        """Whether the current game was started with a ``bot`` (read once per game from its start)."""
+        if self.session.game != GAME:
+            return False
+        seq = self.session.game_seq
+        if self._seat_of[0] != seq:
+            start = self.session.log.get(seq) if seq else None
+            options = (start.data.get("options") or {}) if start is not None else {}
+            self._seat_of = (seq, options.get("bot") in ("red", "blue"))
+        return self._seat_of[1]
 
 
 def hint_for_page(game: Any) -> dict[str, Any]:

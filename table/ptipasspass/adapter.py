@@ -181,9 +181,9 @@ class PtiPassPassAdapter(GameAdapter):
         return [self._who(s, lang) for s in range(len(self.names))]
 
     # ------------------------------------------------------------------ output
-    def summary(self) -> dict[str, Any]:
-        out = super().summary()  # the score is the victory tokens won; the active player is to play
-        view = self.view()
+    def summary(self, view: dict[str, Any] | None = None) -> dict[str, Any]:
+        view = self.view() if view is None else view
+        out = super().summary(view)  # the score is the victory tokens won; the active player is to play
         for player, tokens in zip(out["players"], view.get("victory_tokens") or [], strict=False):
             player["score"] = tokens
         return {**out, "turn": view.get("active") if view.get("started") else None}

@@ -32,7 +32,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import platform
 import random
 import statistics
 import sys
@@ -41,6 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from table.bench import machine as bench_machine
 from table.passe_murailles import Game, load_profile, random_playout
 from table.passe_murailles.bot import bot_turn, choose
 from table.passe_murailles.position import Position
@@ -57,15 +57,8 @@ BUDGET_S = 0.2
 
 
 def machine() -> str:
-    cpu = platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, load {os.getloadavg()[0]:.2f}"
+    """The machine, as ``passetable bench`` names it, with the load the figures were taken under."""
+    return f"{bench_machine()}, load {os.getloadavg()[0]:.2f}"
 
 
 def sample_games(count: int, seed: int) -> list[Game]:

@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).absolute().parents[2]))
 
 from table.log import EventLog
 from table.session import Session
-from tests.room.browser import chromium
+from tests.browser import chromium
 from tests.room.helpers import Broker, TableProcess, pass_pass_sim
 from web.room.publisher import TablePublisher
 

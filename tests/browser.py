@@ -1,4 +1,5 @@
-"""Debian's chromium through Playwright, as tests/e2e launches it (shared with the bench)."""
+"""Debian's chromium through Playwright, one launch recipe for every browser test and bench
+(``playwright install`` cannot download browsers here, so the executable is given by path)."""
 
 from __future__ import annotations
 
