@@ -1,9 +1,14 @@
-"""Helpers shared by tests that wait on background threads (serial bridge, simavr)."""
+"""Helpers shared by tests: waiting on background threads (serial bridge, simavr), and the
+service started as a person starts it (browser tests, the attack script)."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 
 def wait_until(predicate, timeout: float = 5.0) -> bool:
@@ -33,3 +38,28 @@ class Recorder:
 
     def moves(self):
         return [(k, d.get("slide"), d.get("offset", d.get("position"))) for k, d in self.data()]
+
+
+class RunningService:
+    """``passetable run`` in a child process, as a person starts it."""
+
+    def __init__(self, args: list[str], data_dir: Path):
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "table.cli", "run", "--port", "0", "--data", str(data_dir), *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        first = self.proc.stdout.readline()
+        match = re.search(r"(http://\S+/)", first)
+        if not match:
+            self.stop()
+            raise RuntimeError(f"service did not print its address: {first!r} {self.proc.stderr.read()}")
+        self.first_line = first
+        self.url = match.group(1)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()

@@ -17,6 +17,11 @@ stream whose client has not taken a byte for :data:`STALLED_S` with that much pe
 closed, which frees its thread and its slot. A closed page is noticed at once (waitress
 keeps reading the socket while the stream runs: ``channel_request_lookahead``).
 
+A body over :data:`~web.errors.MAX_BODY` is refused by waitress itself, from its
+``Content-Length`` before any of it is read (a chunked body as soon as it passes the limit),
+so a 100 MB entry is never buffered in memory or in a temp file; the refusal is the app's
+bilingual 413 (:mod:`web.server_errors`).
+
 The server also runs the log's :class:`~table.backup.Keeper` (checkpoints, daily copy,
 high-water mark, retrying a failed write) while it serves.
 """
@@ -30,6 +35,8 @@ from waitress import wasyncore
 from waitress.server import create_server
 
 from table.backup import Keeper
+from web.errors import MAX_BODY
+from web.server_errors import BilingualChannel
 
 # Ordinary requests (state, API, static files) beside the live streams.
 SPARE_THREADS = 16
@@ -55,7 +62,10 @@ class DashboardServer:
             self._server = create_server(
                 app, host=host, port=port, threads=threads, connection_limit=max(CONNECTION_LIMIT, threads * 2),
                 channel_timeout=CHANNEL_TIMEOUT_S, cleanup_interval=CLEANUP_INTERVAL_S,
-                outbuf_high_watermark=OUTBUF_HIGH_WATERMARK, channel_request_lookahead=4, ident="passetable")
+                outbuf_high_watermark=OUTBUF_HIGH_WATERMARK, channel_request_lookahead=4, ident="passetable",
+                # refused from its Content-Length (or as a chunked body passes it), never buffered
+                max_request_body_size=MAX_BODY + 1)
+            self._server.channel_class = BilingualChannel  # its refusals in the app's bilingual JSON
         finally:
             threading.stack_size(previous)
         self.host = host

@@ -3,12 +3,11 @@ cannot download browsers here, so the executable is given by path)."""
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support import RunningService
 
 
 @pytest.fixture
@@ -31,31 +30,6 @@ def strict_page(browser):
     pg.on("console", lambda msg: pg.csp_violations.append(msg.text) if "Content Security Policy" in msg.text else None)
     yield pg
     context.close()
-
-
-class RunningService:
-    """``passetable run`` in a child process, as a person starts it."""
-
-    def __init__(self, args: list[str], data_dir: Path):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "table.cli", "run", "--port", "0", "--data", str(data_dir), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )
-        first = self.proc.stdout.readline()
-        match = re.search(r"(http://\S+/)", first)
-        if not match:
-            self.stop()
-            raise RuntimeError(f"service did not print its address: {first!r} {self.proc.stderr.read()}")
-        self.first_line = first
-        self.url = match.group(1)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
 
 
 @pytest.fixture
