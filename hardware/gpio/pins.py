@@ -69,7 +69,7 @@ class PinMap:
     def from_config(cls, raw: dict[str, Any] | None, columns: int | None = None) -> PinMap:
         """Defaults, then ``raw`` (the ``[gpio]`` table); ``columns`` checks the beam count."""
         raw = dict(raw or {})
-        known = {"beams", *SINGLE_PINS, "debounce_ms", "window_ms"}
+        known = {"beams", *SINGLE_PINS, "debounce_ms", "window_ms", "seats"}   # seats: seat_buttons.py
         unknown = sorted(set(raw) - known)
         if unknown:
             raise GpioConfigError(f"[gpio]: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})")

@@ -28,9 +28,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from table import observations as K
 from table.adapter import GameAdapter, text
 from table.observations import Observation
-from table.ptipasspass import Game, IllegalAction, action_from_dict, describe, new_game
+from table.ptipasspass import Game, IllegalAction, action_from_dict, action_to_dict, describe, new_game
+from table.ptipasspass.presses import BUTTON, TAP, PressReader
 
 ACTION = "ptipasspass.action"
 DEFAULT_PLAYERS = 4
@@ -92,7 +94,7 @@ class PtiPassPassAdapter(GameAdapter):
     """
 
     game = "ptipasspass"
-    dashboard_kinds = frozenset({ACTION})
+    dashboard_kinds = frozenset({ACTION, TAP})   # a phone may press a seat's button too
     undoable_kinds = frozenset({ACTION})
 
     def __init__(self, start: Observation):
@@ -102,6 +104,7 @@ class PtiPassPassAdapter(GameAdapter):
         self.names: list[str] = []
         self.entries: list[dict[str, Any]] = []   # applied entries: seq and the action dict
         self.skipped: list[int] = []              # seqs of logged entries the rules refused
+        self.presses = PressReader(self)          # seat buttons (table/ptipasspass/presses.py)
         try:
             players, self.names, first = parse_options(self.options)
             self.g = new_game(players, first=first, mode="observed")
@@ -123,6 +126,8 @@ class PtiPassPassAdapter(GameAdapter):
     # ------------------------------------------------------------------ input
     def check_entry(self, kind: str, data: dict[str, Any]) -> dict[str, str] | None:
         """Why the entry would be refused (``{"en", "fr"}``), or None if the rules take it."""
+        if kind == TAP:
+            return self.presses.problem(data)
         if kind != ACTION:
             return text(f"PtiPassPass does not take {kind!r} entries.",
                         f"PtiPassPass n'accepte pas les entrées {kind!r}.")
@@ -135,23 +140,36 @@ class PtiPassPassAdapter(GameAdapter):
         return None
 
     def observe(self, obs: Observation) -> None:
+        if obs.kind in (BUTTON, TAP) and self.g is not None:
+            self.presses.observe(obs)
+            return
+        if obs.kind == K.RESOLVE:
+            self.settle_alert(obs)
+            return
         if obs.kind != ACTION:
-            return  # sensor facts of other tables, alert resolutions: nothing to do here
+            return  # sensor facts of other tables: nothing to do here
         try:
             action = self._parse(obs.data)
-            outcome = self._game_or_refuse().apply(action)
+            self._game_or_refuse()
+            self.apply_step(action, obs)
         except (IllegalAction, *_MALFORMED) as exc:
             why = text(exc.en, exc.fr) if isinstance(exc, IllegalAction) else _malformed(exc)
             if obs.seq is not None:
                 self.skipped.append(obs.seq)
             self.say(obs.t, f"Entry ignored: {why['en']}", f"Entrée ignorée : {why['fr']}", kind="refused",
                      seq=obs.seq)
-            return
-        self.entries.append({"seq": obs.seq, "action": dict(obs.data["action"])})
+
+    def apply_step(self, action: Any, obs: Observation) -> None:
+        """Apply one engine step, whatever brought it (an entry, a button, the camera):
+        feed lines, the entries list; :class:`IllegalAction` if the rules refuse it."""
+        outcome = self.g.apply(action)  # type: ignore[union-attr]
+        self.entries.append({"seq": obs.seq, "action": action_to_dict(action), "kind": obs.kind,
+                             "source": obs.source})
         for event in outcome.events:
             self.say(obs.t, describe(event, "en", self.display_names("en")),
                      describe(event, "fr", self.display_names("fr")),
                      kind=_FEED_KIND.get(event["type"], "move"), seq=obs.seq)
+        self.presses.after_step()
 
     def _game_or_refuse(self) -> Game:
         if self.g is None:
@@ -191,9 +209,11 @@ class PtiPassPassAdapter(GameAdapter):
     def view(self) -> dict[str, Any]:
         if self.g is None:
             return {"started": False, "error": self.error}
-        last = self.entries[-1] if self.entries else None
+        typed = [e for e in self.entries if e["kind"] == ACTION]   # the page's undo: typed entries only
+        last = typed[-1] if typed else None
         return {"started": True, "error": None, **self._game_view(self.g),
-                "entries": len(self.entries), "last_entry": last, "skipped": list(self.skipped)}
+                "entries": len(self.entries), "last_entry": last, "skipped": list(self.skipped),
+                "presses": self.presses.pending()}
 
     def _game_view(self, g: Game) -> dict[str, Any]:
         turn, knowledge = g.turn, g.cup_knowledge
