@@ -65,7 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="fewer repetitions (a smoke run)")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--soak", type=float, metavar="HOURS",
-                       help="soak test: simulated games back to back for HOURS of virtual time, with restarts")
+                       help="soak test: simulated games back to back for HOURS of virtual time, the service "
+                            "restarted as a new process (SIGKILL or SIGTERM) at random moments")
+    bench.add_argument("--in-process", action="store_true",
+                       help="with --soak: restart the service inside this process instead (the older soak)")
     bench.set_defaults(func=cmd_bench)
 
     logs = sub.add_parser("log", help="check or restore the event log (the owner's tools)")
@@ -343,12 +346,15 @@ def _enrolment_desk(cfg: Any, *, sim: bool) -> Any:
 
 # --------------------------------------------------------------------------- bench
 def cmd_bench(args: argparse.Namespace) -> int:
+    from table import soak
     from table.bench import run_benchmarks, run_soak
 
     if args.soak is not None:
         if not 0 < args.soak <= 24 * 30:
             return _die("--soak takes 0 to 720 hours", "--soak prend de 0 à 720 heures")
-        return run_soak(args.soak, as_json=args.json, quick=args.quick)
+        if args.in_process:
+            return run_soak(args.soak, as_json=args.json, quick=args.quick)
+        return soak.run(args.soak, as_json=args.json, quick=args.quick)
     return run_benchmarks(quick=args.quick, as_json=args.json)
 
 
