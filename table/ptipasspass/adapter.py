@@ -1,4 +1,9 @@
-"""PtiPassPass scorekeeper: what the table enters on the dashboard → the rules engine.
+"""PtiPassPass scorekeeper: the dashboard's entries, the seats' buttons and the camera → the rules engine.
+
+Besides typed entries, the same steps come from the seats' buttons (``seat_button``
+facts, or ``seat_button.tap`` from a phone: :mod:`table.ptipasspass.presses`) and from the
+camera over the cup grid (``cup_touched``, ``cup_lifted``, ``cup_back``, ``token_held``:
+:mod:`table.ptipasspass.camera`); all go through :meth:`PtiPassPassAdapter.apply_step`.
 
 The dashboard knows what a person at the table sees and no more (the engine's OBSERVED
 mode): which cup a player names, calls, the announced colour, and what a lifted cup or
@@ -32,6 +37,7 @@ from table import observations as K
 from table.adapter import GameAdapter, text
 from table.observations import Observation
 from table.ptipasspass import Game, IllegalAction, action_from_dict, action_to_dict, describe, new_game
+from table.ptipasspass.camera import CAMERA_KINDS, CupReader
 from table.ptipasspass.presses import BUTTON, TAP, PressReader
 
 ACTION = "ptipasspass.action"
@@ -105,6 +111,7 @@ class PtiPassPassAdapter(GameAdapter):
         self.entries: list[dict[str, Any]] = []   # applied entries: seq and the action dict
         self.skipped: list[int] = []              # seqs of logged entries the rules refused
         self.presses = PressReader(self)          # seat buttons (table/ptipasspass/presses.py)
+        self.camera = CupReader(self)             # the cup grid seen from above (table/ptipasspass/camera.py)
         try:
             players, self.names, first = parse_options(self.options)
             self.g = new_game(players, first=first, mode="observed")
@@ -142,6 +149,9 @@ class PtiPassPassAdapter(GameAdapter):
     def observe(self, obs: Observation) -> None:
         if obs.kind in (BUTTON, TAP) and self.g is not None:
             self.presses.observe(obs)
+            return
+        if obs.kind in CAMERA_KINDS and self.g is not None:
+            self.camera.observe(obs)
             return
         if obs.kind == K.RESOLVE:
             self.settle_alert(obs)
