@@ -27,6 +27,6 @@ SPEC = GameSpec(
     adapter="table.ptipasspass.adapter:PtiPassPassAdapter",
     playout="table.ptipasspass.playout:random_playout",
     playout_options={"players": 4},
-    simulator="table.ptipasspass.sim:make_simulation",
+    simulator="hardware.sim_cups:make_simulation",  # the typed-entries table, or with --camera the filmed one
     static=Path(__file__).parent / "static",
 )
