@@ -17,6 +17,11 @@ Nothing is typed: the session sees only ``camera`` and ``gpio`` facts (and the s
 form's ``game_start``). An alert the page raises is answered the way a player would tap
 (``done``) and counted.
 
+Faults (``faults="peek@0.1,race@0.5,burst@0.2"``): ``peek`` — before a turn, another player
+lifts a cup and puts it back (the page alerts: one tap); ``race`` — on a call, a second
+seat presses its call button 3 ms after the first (the earlier edge must win); ``burst``
+— the camera drops the first frames of a change (it stalls).
+
     >>> table = CameraPtiPassPassTable(session, seed=2)     # doctest: +SKIP
     >>> figures = table.play_round()                        # doctest: +SKIP
 """
@@ -47,7 +52,26 @@ log = logging.getLogger(__name__)
 GAME = "ptipasspass"
 NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
 MAX_FRAMES = 30          # a second of frames at most per change: the players wait that long
+FAULT_KINDS = ("peek", "race", "burst")
+BURST_FRAMES = 8
 PRESS_S, GAP_S = 0.12, 0.15
+
+
+def parse_faults(spec: str | None) -> dict[str, float]:
+    """``"peek@0.1,race"`` → {kind: probability}.
+
+        >>> parse_faults("peek@0.1, race")
+        {'peek': 0.1, 'race': 1.0}
+    """
+    out: dict[str, float] = {}
+    for part in (spec or "").split(","):
+        kind, _, p = part.strip().partition("@")
+        if not kind:
+            continue
+        if kind not in FAULT_KINDS:
+            raise ValueError(f"unknown PtiPassPass camera fault {kind!r}: expected one of {', '.join(FAULT_KINDS)}")
+        out[kind] = float(p) if p else 1.0
+    return out
 
 
 @dataclass
@@ -59,18 +83,20 @@ class RoundFigures:
     wrong: list[str] = field(default_factory=list)   # what the page showed that the truth contradicts
     frames: int = 0
     presses: int = 0
+    pipeline_s: float = 0.0    # time spent in the vision pipeline (CupWatcher.process)
 
 
 class CameraPtiPassPassTable:
     """Simulated players whose game only the camera and the seat buttons report."""
 
     def __init__(self, session: Session, *, seed: int = 1, players: tuple[int, ...] = (3, 4, 5, 6),
-                 clock: ManualClock | None = None):
+                 clock: ManualClock | None = None, faults: str | None = None):
         from vision.calibration import calibrate
         from vision.cups import CupColours, CupWatcher
         from vision.synth.cups import CupScene
 
         self.session, self.rng = session, random.Random(seed)
+        self.faults = parse_faults(faults)
         self.players_choice = players
         self.clock = clock or ManualClock(1_700_000_000.0)
         self.factory = MockFactory()
@@ -104,13 +130,23 @@ class CameraPtiPassPassTable:
         ``until`` in that state (``"open"``, ``"cup"``, ``"hand"``, ``"token"``)."""
         self.scene.t = self.clock()
         image = self.scene.image()
-        for i, frame in enumerate(self.scene.frames(MAX_FRAMES, image)):
-            for obs in self.watcher.process(frame):
+        lost = BURST_FRAMES if self._hit("burst") else 0
+        for i, frame in enumerate(self.scene.frames(MAX_FRAMES + lost, image)):
+            if i < lost:
+                continue   # a stalled camera: these frames never reach the pipeline
+            started = time.perf_counter()
+            facts = self.watcher.process(frame)
+            self.fig.pipeline_s += time.perf_counter() - started
+            for obs in facts:
                 self.session.submit(obs)
             self.fig.frames += 1
-            if i >= 3 and all(self.watcher.state[c][0] == s for c, s in (until or {}).items()):
+            if i >= lost + 3 and all(self.watcher.state[c][0] == s for c, s in (until or {}).items()):
                 break
         self.clock.advance(max(0.0, self.scene.t - self.clock()))
+
+    def _hit(self, kind: str) -> bool:
+        p = self.faults.get(kind, 0.0)
+        return p > 0 and self.rng.random() < p
 
     # ---------------------------------------------------------------- games
     def new_game(self) -> None:
@@ -155,6 +191,13 @@ class CameraPtiPassPassTable:
         self.scene.tokens = {cell: list(tokens) for cell, tokens in self.truth.cups.items()}
 
     def _do_Place(self, a) -> None:
+        if self._hit("peek"):   # someone peeks under a cup out of turn, then puts it back
+            cell = self.rng.choice(self.scene.cells)
+            self._sync_tokens()
+            self.scene.lifted.add(cell)
+            self.show({cell: "open"})
+            self.scene.lifted.discard(cell)
+            self.show({cell: "cup"})
         self.scene.hand = a.cup
         self.show({a.cup: "hand"})
         self.scene.hand = None
@@ -172,9 +215,25 @@ class CameraPtiPassPassTable:
             self.press(a.seat, "ok")
         self.truth.apply(a)
 
+    def _call(self, seat: int) -> None:
+        """The caller's button; with ``race`` a second seat's 3 ms later (it must lose)."""
+        rivals = [s for s in range(self.truth.players) if s not in (seat, self.truth.active)]
+        if not rivals or not self._hit("race"):
+            self.press(seat, "call")
+            return
+        first, second = (DEFAULT_SEAT_PINS[s][0] for s in (seat, self.rng.choice(rivals)))
+        self.factory.pin(first).drive_low()
+        self.clock.advance(0.003)
+        self.factory.pin(second).drive_low()
+        self.clock.advance(PRESS_S)
+        self.factory.pin(first).drive_high()
+        self.factory.pin(second).drive_high()
+        self.clock.advance(GAP_S)
+        self.fig.presses += 2
+
     def _do_CallDoublon(self, a) -> None:
         cup = self.truth.turn.cup
-        self.press(a.seat, "call")
+        self._call(a.seat)
         self._sync_tokens()
         self.scene.lifted.add(cup)
         self.show({cup: "open"})
@@ -185,7 +244,7 @@ class CameraPtiPassPassTable:
 
     def _do_CallMenteur(self, a) -> None:
         cup, held = self.truth.turn.cup, self.truth.turn.held
-        self.press(a.seat, "call")
+        self._call(a.seat)
         self.scene.held = (cup, held)
         self.show({cup: "token"})
         self.scene.held = None
@@ -276,7 +335,9 @@ def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = N
 
     if not camera:
         return typed_table(session, pace=pace, seed=seed, restart_after=restart_after, **kw)
-    return CameraPtiPassPassThread(session, pace=pace, seed=seed, restart_after=restart_after)
+    parse_faults(kw.get("faults"))   # an unknown fault fails at start, not in the players' thread
+    return CameraPtiPassPassThread(session, pace=pace, seed=seed, restart_after=restart_after,
+                                   faults=kw.get("faults") or "")
 
 
 class CameraPtiPassPassThread(PlayerThread):
@@ -286,16 +347,17 @@ class CameraPtiPassPassThread(PlayerThread):
 
     thread_name = "sim-ptipasspass-camera"
 
-    def __init__(self, session: Session, *, pace: float, seed: int | None, restart_after: float | None):
+    def __init__(self, session: Session, *, pace: float, seed: int | None, restart_after: float | None,
+                 faults: str = ""):
         super().__init__()
-        self.session, self.pace, self.restart_after = session, pace, restart_after
+        self.session, self.pace, self.restart_after, self.faults = session, pace, restart_after, faults
         self.seed = seed if seed is not None else random.randrange(2**31)
         self.table: CameraPtiPassPassTable | None = None
         self._game_seq = -1
 
     def _run(self) -> None:
         try:
-            self.table = CameraPtiPassPassTable(self.session, seed=self.seed, clock=_WallClock())
+            self.table = CameraPtiPassPassTable(self.session, seed=self.seed, clock=_WallClock(), faults=self.faults)
         except Exception:  # a simulated table must never take the service down
             log.exception("the simulated PtiPassPass camera could not start")
             return

@@ -142,3 +142,26 @@ def test_a_phone_press_counts_like_a_button(table):
     name_cup(session)
     session.enter(TAP, {"seat": 1, "button": "call"})
     assert view(session)["turn"]["caller"] == 1
+
+
+def test_a_real_table_gets_the_seat_buttons_of_its_settings(tmp_path, monkeypatch):
+    from gpiozero import Device
+
+    from hardware.gpio.seat_buttons import sensors
+    from table import games
+    from table.config import Config
+
+    assert games.get("ptipasspass").sensors == "hardware.gpio.seat_buttons:sensors"
+    factory = MockFactory()
+    monkeypatch.setattr(Device, "pin_factory", factory)   # the pins a Pi would open
+    session = Session(EventLog(tmp_path / "log.sqlite3"))
+    session.start_game("ptipasspass", {"players": 3})
+    cfg = Config(gpio={"seats": [[5, 6], [13, 19], [26, 16]]})
+    [part] = sensors(session, cfg, {"players": 3})
+    part.start()
+    factory.pin(13).drive_low()
+    part.stop()
+    facts = [o for o in session.log.read() if o.kind == BUTTON]
+    assert [(o.source, o.data) for o in facts] == [("gpio", {"seat": 1, "button": "call"})]
+    factory.reset()
+    session.log.close()
