@@ -44,3 +44,17 @@ def test_run_sim_camera_makes_the_filmed_table_and_without_it_the_typed_one(sess
     typed = make_simulation(session, pace=0.0, seed=1, restart_after=None, camera=False, settings=None,
                             game_options={}, faults="")
     assert isinstance(filmed, CameraPtiPassPassThread) and isinstance(typed, PtiPassPassSimulation)
+
+
+def test_with_faults_a_peek_costs_one_tap_and_a_race_is_won_by_the_first_edge(session):
+    table = CameraPtiPassPassTable(session, seed=5, players=(3,), faults="peek@0.3,race@1,burst@0.3")
+    try:
+        fig = table.play_round()
+    finally:
+        table.close()
+    assert not fig.wrong, fig.wrong                       # the page never contradicts the truth
+    alerts = [a for a in session.snapshot()["alerts"]]
+    assert alerts == []                                   # every alert was answered
+    assert fig.taps == fig.alerts > 0                     # each peek: one alert, one tap
+    feed = [line["text"]["en"] for line in session.snapshot()["feed"]]
+    assert any("is not heard" in line for line in feed)   # the rival 3 ms later lost (hands match the truth)
