@@ -27,7 +27,7 @@ SPEC = GameSpec(
     adapter="table.ptipasspass.adapter:PtiPassPassAdapter",
     playout="table.ptipasspass.playout:random_playout",
     playout_options={"players": 4},
-    simulator="hardware.sim_cups:make_simulation",
-    sensors="hardware.gpio.seat_buttons:sensors",   # a real table: the seats' buttons  # the typed-entries table, or with --camera the filmed one
+    simulator="hardware.sim_cups:make_simulation",  # the typed-entries table, or with --camera the filmed one
+    sensors="hardware.gpio.seat_buttons:sensors",   # a real table: the seats' buttons
     static=Path(__file__).parent / "static",
 )
