@@ -27,7 +27,8 @@
           p_doublon: "Saisissez ce que montre le gobelet soulevé.",
           swapped: "Gobelets déjà intervertis ce tour-ci.",
           claimed: "annoncé", not_started: "La partie n'a pas pu commencer",
-          same_names: "Deux joueurs portent le même nom." },
+          same_names: "Deux joueurs portent le même nom.", oks: "OK (boutons)",
+          presses: "pressions OK du joueur actif" },
     en: { blue: "blue", green: "green", orange: "orange", round: "Round", turn: "To play",
           players: "Players", names: "Names (optional)", first: "First player", setup: "PtiPassPass",
           seat: "Player", victory: "victory token(s)", hand: "in hand", no_call: "Nobody calls",
@@ -49,7 +50,8 @@
           p_doublon: "Enter what the lifted cup shows.",
           swapped: "Cups already swapped this turn.",
           claimed: "claimed", not_started: "The game could not start",
-          same_names: "Two players have the same name." },
+          same_names: "Two players have the same name.", oks: "OK (buttons)",
+          presses: "active player's OK presses" },
   };
   const s = (key) => (S[PT.lang] || S.fr)[key] || S.en[key] || key;
   const key = (cell) => `${cell[0]}-${cell[1]}`;
@@ -155,6 +157,15 @@
       box.append(...outcomeControls(v));
     } else if (v.phase === "round_over") {
       box.append(button(s("next_round"), "next-round", () => enter({ action: "NextRound" })));
+    }
+    const pressed = v.presses || { oks: [], colour_presses: 0 };   // seat buttons not yet a step
+    if (pressed.oks.length) {
+      box.append(PT.el("p", { class: "ppp-presses", "data-testid": "ppp-oks" },
+                       `${s("oks")}${s("colon")}${pressed.oks.map((seat) => names[seat]).join(", ")}`));
+    }
+    if (pressed.colour_presses) {
+      box.append(PT.el("p", { class: "ppp-presses", "data-testid": "ppp-colour-presses" },
+                       `${s("presses")}${s("colon")}${pressed.colour_presses} (${s(COLOURS[pressed.colour_presses - 1])})`));
     }
     if (v.last_entry) {
       box.append(PT.el("div", { class: "ppp-undo" }, button(s("undo"), "undo",
