@@ -13,8 +13,8 @@ A cell is in one of four states, told apart by colour after the calibration shot
 
 Observations (``source="camera"``), each once its state held for ``appear_frames``:
 ``cup_lifted`` {cell, colours} when a cell opens, ``cup_back`` {cell} when a cup covers an
-open cell again, ``cup_touched`` {cell} when a hand comes onto a cup, ``token_held``
-{cell, colour} when a token is held over a cup.
+open cell again, ``cup_touched`` {cell} when a hand comes onto a cup and ``cup_released``
+{cell} when it leaves, ``token_held`` {cell, colour} when a token is held over a cup.
 
     >>> import numpy as np
     >>> from vision.calibration import calibrate
@@ -30,6 +30,9 @@ open cell again, ``cup_touched`` {cell} when a hand comes onto a cup, ``token_he
     >>> scene.lifted = set(); scene.hand = (0, 1)
     >>> [(o.kind, o.data) for f in scene.frames(4) for o in watcher.process(f)]
     [('cup_touched', {'cell': [0, 1]}), ('cup_back', {'cell': [1, 2]})]
+    >>> scene.hand = None
+    >>> [(o.kind, o.data) for f in scene.frames(4) for o in watcher.process(f)]
+    [('cup_released', {'cell': [0, 1]})]
 """
 
 from __future__ import annotations
@@ -153,4 +156,6 @@ class CupWatcher:
             return Observation.now("cup_touched", source=self.source, t=t, **data)
         if state[0] == "token":
             return Observation.now("token_held", source=self.source, t=t, **data, colour=state[1])
+        if before[0] == "hand":
+            return Observation.now("cup_released", source=self.source, t=t, **data)
         return None

@@ -154,7 +154,8 @@ class PtiPassPassAdapter(GameAdapter):
             self.camera.observe(obs)
             return
         if obs.kind == K.RESOLVE:
-            self.settle_alert(obs)
+            if not self.camera.resolve(obs):
+                self.settle_alert(obs)
             return
         if obs.kind != ACTION:
             return  # sensor facts of other tables: nothing to do here

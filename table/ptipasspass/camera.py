@@ -3,7 +3,9 @@
 The camera (``vision/cups.py``) sees the cup grid from above. What a fact means follows
 from the moment of the turn, never from the camera alone:
 
-* ``cup_touched`` while the active player is to name a cup: the hand on it names it;
+* ``cup_touched`` then ``cup_released`` while the active player is to name a cup: once no
+  hand is on any cup, the one cup touched is the named one; an arm that lay over several
+  cups asks which with one tap (never a guess);
 * ``cup_lifted`` of the cup a Doublon! is about, or of one of the three cups of a reveal:
   what it holds is the lift's outcome. The engine checks it against what it knows (how
   many tokens went in, which colours are certain); a contradiction is an alert saying
@@ -20,6 +22,7 @@ gathering after a round change nothing.
     >>> start = Observation.now("game_start", source="t", game="ptipasspass", options={"players": 3})
     >>> ppp = PtiPassPassAdapter(start)
     >>> ppp.observe(Observation.now(TOUCHED, source="camera", cell=[1, 2]))
+    >>> ppp.observe(Observation.now(RELEASED, source="camera", cell=[1, 2]))
     >>> ppp.view()["phase"], ppp.view()["turn"]["cup"]
     ('doublon_window', [1, 2])
     >>> ppp.observe(Observation.now(LIFTED, source="camera", cell=[0, 0], colours=[]))
@@ -40,8 +43,9 @@ from table.rules import IllegalAction
 if TYPE_CHECKING:  # the adapter imports this module
     from table.ptipasspass.adapter import PtiPassPassAdapter
 
-LIFTED, BACK, TOUCHED, HELD = "cup_lifted", "cup_back", "cup_touched", "token_held"
-CAMERA_KINDS = frozenset({LIFTED, BACK, TOUCHED, HELD})
+LIFTED, BACK, TOUCHED, RELEASED, HELD = "cup_lifted", "cup_back", "cup_touched", "cup_released", "token_held"
+CAMERA_KINDS = frozenset({LIFTED, BACK, TOUCHED, RELEASED, HELD})
+QUESTION = "camera_cup_question"
 DONE = [{"id": "done", "label": text("Done", "C'est fait")}]
 
 
@@ -62,6 +66,8 @@ class CupReader:
         self.a = adapter
         self.up: set[tuple[int, int]] = set()              # cells whose cup is up now
         self.opened: dict[tuple[int, int], tuple] = {}     # lifted in this swap-or-reveal, what they showed
+        self.touching: set[tuple[int, int]] = set()        # cups a hand is on now
+        self.touched: list[tuple[int, int]] = []           # cups touched since the cup was to be named
 
     def _alert(self, obs: Observation, kind: str, en: str, fr: str, expected: Any = None) -> None:
         self.a.raise_alert(Alert(id=self.a.new_alert_id(obs), kind=kind, since=obs.t, message=text(en, fr),
@@ -73,8 +79,15 @@ class CupReader:
         cell = tuple(raw) if isinstance(raw, list) else None
         if g is None or g.is_over() or cell is None or not g.layout.has_cell(cell):
             return   # not a cup of this game (a mat beside the grid), or nothing to score
-        if obs.kind == TOUCHED and g.phase == "name_cup":
-            self._step(Place(g.active, None, cell), obs, cell)
+        if obs.kind != TOUCHED:
+            self.touching.discard(cell)   # the cell is no longer under a hand (released, lifted, a token shown)
+        if obs.kind == TOUCHED:
+            self.touching.add(cell)
+            if g.phase == "name_cup" and cell not in self.touched:
+                self.touched.append(cell)
+        elif obs.kind == RELEASED:
+            if g.phase == "name_cup" and not self.touching and self.touched:
+                self._named(obs)
         elif obs.kind == HELD and g.phase == "reveal_outcome" and g.turn.awaiting == "menteur":
             self._step(TokenShown(obs.data.get("colour")), obs, cell)
         elif obs.kind == LIFTED:
@@ -83,6 +96,33 @@ class CupReader:
         elif obs.kind == BACK:
             self.up.discard(cell)
             self._back(obs)
+
+    def _named(self, obs: Observation) -> None:
+        """Every hand is off the cups: one cup touched names it, several ask which."""
+        g, touched, self.touched = self.a.g, self.touched, []
+        if len(touched) == 1:
+            self._step(Place(g.active, None, touched[0]), obs, touched[0])
+            return
+        who_en, who_fr = self.a._who(g.active, "en"), self.a._who(g.active, "fr")
+        self.a.raise_alert(Alert(
+            id=self.a.new_alert_id(obs), kind=QUESTION, since=obs.t, seen=[list(c) for c in touched],
+            message=text(f"A hand lay over several cups: which cup did {who_en} name?",
+                         f"Une main a couvert plusieurs gobelets : quel gobelet {who_fr} a-t-il désigné ?"),
+            expected={"seat": g.active},
+            choices=[{"id": f"{c[0]}-{c[1]}", "label": text(f"Cup {_cup(c)}", f"Gobelet {_cup(c)}")}
+                     for c in touched]))
+
+    def resolve(self, obs: Observation) -> bool:
+        """The answer to "which cup?"; False if the alert is not this module's question."""
+        alert = self.a.find_alert(str(obs.data.get("alert")))
+        if alert is None or alert.kind != QUESTION:
+            return False
+        alert.resolved = str(obs.data.get("choice"))
+        g = self.a.g
+        if g.phase == "name_cup" and g.active == alert.expected["seat"]:
+            row, col = (int(x) for x in alert.resolved.split("-"))
+            self._step(Place(g.active, None, (row, col)), obs, (row, col))
+        return True
 
     def _step(self, action: Any, obs: Observation, cell) -> None:
         try:
@@ -154,4 +194,4 @@ class CupReader:
                     "alignés, on intervertit en faisant glisser deux gobelets voisins. Rien n'a été compté.")
 
 
-__all__ = ["BACK", "CAMERA_KINDS", "CupReader", "HELD", "LIFTED", "TOUCHED"]
+__all__ = ["BACK", "CAMERA_KINDS", "CupReader", "HELD", "LIFTED", "QUESTION", "RELEASED", "TOUCHED"]

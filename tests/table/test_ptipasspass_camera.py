@@ -48,10 +48,13 @@ def place_token(session, seat, cell, colour):
     typed(session, action="Pass")
 
 
-def test_a_hand_on_a_cup_names_it_and_a_doublon_lift_is_its_outcome(session):
+def test_a_hand_on_a_cup_names_it_once_it_leaves_and_a_doublon_lift_is_its_outcome(session):
     fact(session, "cup_touched", cell=[2, 1])
+    assert view(session)["phase"] == "name_cup"           # not while the hand may still move on
+    fact(session, "cup_released", cell=[2, 1])
     assert view(session)["turn"]["cup"] == [2, 1]
     fact(session, "cup_touched", cell=[0, 0])            # a hand moving on: the cup is named already
+    fact(session, "cup_released", cell=[0, 0])
     assert view(session)["turn"]["cup"] == [2, 1] and kinds(session) == []
     typed(session, action="CallDoublon", seat=2)
     fact(session, "cup_lifted", cell=[2, 1], colours=[])
@@ -59,9 +62,23 @@ def test_a_hand_on_a_cup_names_it_and_a_doublon_lift_is_its_outcome(session):
     assert v["phase"] == "name_cup" and v["active"] == 1 and v["hands"][2]["size"] == 4
 
 
+def test_an_arm_over_several_cups_asks_which_with_one_tap(session):
+    for cell in ([2, 1], [1, 1], [0, 1]):                 # reaching across the grid
+        fact(session, "cup_touched", cell=cell)
+    for cell in ([2, 1], [1, 1], [0, 1]):
+        fact(session, "cup_released", cell=cell)
+    [alert] = session.snapshot()["alerts"]
+    assert alert["kind"] == "camera_cup_question" and view(session)["phase"] == "name_cup"
+    assert [c["id"] for c in alert["choices"]] == ["2-1", "1-1", "0-1"]
+    assert "which cup" in alert["message"]["en"] and "quel gobelet" in alert["message"]["fr"]
+    session.resolve(alert["id"], "0-1")
+    assert view(session)["turn"]["cup"] == [0, 1] and session.snapshot()["alerts"] == []
+
+
 def test_a_lift_that_contradicts_what_went_in_is_an_alert_saying_what_was_expected(session):
     place_token(session, 0, (1, 1), "blue")
     fact(session, "cup_touched", cell=[1, 1])
+    fact(session, "cup_released", cell=[1, 1])
     typed(session, action="CallDoublon", seat=0)
     fact(session, "cup_lifted", cell=[1, 1], colours=[])   # one token went in; the camera saw none
     alerts = session.snapshot()["alerts"]
@@ -78,6 +95,7 @@ def test_a_cup_lifted_on_the_wrong_cell_or_at_the_wrong_moment_is_an_alert(sessi
     fact(session, "cup_lifted", cell=[0, 2], colours=[])
     assert kinds(session) == ["camera_unexpected_lift"]
     fact(session, "cup_touched", cell=[1, 0])
+    fact(session, "cup_released", cell=[1, 0])
     typed(session, action="CallDoublon", seat=1)
     fact(session, "cup_lifted", cell=[1, 1], colours=[])
     assert kinds(session)[-1] == "camera_wrong_cup" and view(session)["phase"] == "reveal_outcome"

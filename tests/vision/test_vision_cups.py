@@ -50,6 +50,10 @@ def test_a_lift_is_reported_once_then_the_cup_back(grid):
     assert facts() == []
     scene.lifted = set()
     assert facts() == [("cup_back", {"cell": [1, 1]})]
+    scene.hand = (0, 4)
+    assert facts() == [("cup_touched", {"cell": [0, 4]})]
+    scene.hand = None
+    assert facts() == [("cup_released", {"cell": [0, 4]})]
     scene.held = ((2, 2), "green")
     assert facts() == [("token_held", {"cell": [2, 2], "colour": "green"})]
     assert all(o.source == "camera" for f in scene.frames(1) for o in watcher.process(f))
