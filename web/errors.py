@@ -39,7 +39,7 @@ class BadRequest(Exception):
 
 def json_body() -> dict[str, Any]:
     """The request's JSON object within bounds, or :class:`BadRequest`."""
-    raw = request.get_data(cache=True)  # over MAX_BODY, werkzeug answers 413 before this
+    raw = request.get_data(cache=True)  # over MAX_BODY, waitress (web.server) or werkzeug answered 413 already
     if nesting_depth(raw) > MAX_DEPTH:
         raise BadRequest(f"The JSON is nested more than {MAX_DEPTH} levels deep.",
                          f"Le JSON est imbriqué sur plus de {MAX_DEPTH} niveaux.", code="too_deep")

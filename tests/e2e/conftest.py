@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import PIN
 from tests.support import RunningService
 
 
@@ -36,8 +37,11 @@ def strict_page(browser):
 def run_service(tmp_path):
     started: list[RunningService] = []
 
-    def start(*args: str, data_dir: Path | None = None) -> RunningService:
-        service = RunningService(list(args), data_dir or tmp_path / "data")
+    def start(*args: str, data_dir: Path | None = None, trusted: bool = False) -> RunningService:
+        """``trusted``: loopback needs no PIN (``passetable run --sim`` as the README starts it);
+        otherwise the table asks :data:`~tests.browser.PIN` from every address, as on a LAN."""
+        pin = [] if trusted or "--pin" in args else ["--pin", PIN, "--pin-everywhere"]
+        service = RunningService([*args, *pin], data_dir or tmp_path / "data")
         started.append(service)
         return service
 

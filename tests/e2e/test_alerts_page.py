@@ -14,6 +14,7 @@ from hardware.sim_table import SimulatedTable
 from table.log import EventLog
 from table.session import Session
 from table.timers import ManualClock
+from tests.browser import log_in, pin_guard
 from web.app import create_app
 from web.server import DashboardServer
 
@@ -29,7 +30,7 @@ def served(tmp_path):
     gpio.start()
     table = SimulatedTable(session, GpioSensors(session, factory, gpio.pins, clock), pace=2.0, seed=3,
                            clock=clock, faults="miss@0.5")
-    server = DashboardServer(create_app(session), host="127.0.0.1", port=0, max_streams=4)
+    server = DashboardServer(create_app(session, guard=pin_guard()), host="127.0.0.1", port=0, max_streams=4)
     server.start()
     yield session, table, server
     server.stop()
@@ -45,6 +46,7 @@ def _score(page, colour: str) -> int:
 def test_an_alert_appears_live_and_a_click_resolves_it(served, page):
     session, table, server = served
     page.goto(server.url + "?lang=en")
+    log_in(page)
     page.wait_for_function("() => document.body.dataset.version !== undefined")  # first state drawn
     table.play_game()                                    # the page is already open: it must update itself
     missing = [a for a in session.snapshot()["alerts"] if a["kind"] == "missing_landing"]
@@ -70,6 +72,7 @@ def test_an_alert_appears_live_and_a_click_resolves_it(served, page):
 def test_saying_where_a_peg_went_from_the_page(served, page):
     session, table, server = served
     page.goto(server.url + "?lang=en")
+    log_in(page)
     page.wait_for_function("() => document.body.dataset.version !== undefined")
     table.play_game()
     alert = next(a for a in session.snapshot()["alerts"] if a["kind"] == "missing_landing")

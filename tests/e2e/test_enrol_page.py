@@ -7,6 +7,7 @@ import time
 import numpy as np
 import pytest
 
+from tests.browser import log_in, pin_guard
 from vision.desk import EnrolmentDesk, simulated_desk
 from vision.model import CardModel
 from vision.sources import RenderedSource
@@ -21,10 +22,11 @@ def desk(tmp_path):
 
 @pytest.mark.browser
 def test_two_cards_enrolled_by_clicks(session, desk, page, tmp_path):
-    server = DashboardServer(create_app(session, desk=desk), port=0, max_streams=4)
+    server = DashboardServer(create_app(session, guard=pin_guard(), desk=desk), port=0, max_streams=4)
     server.start()
     try:
         page.goto(server.url + "?lang=en")
+        log_in(page)
         page.click("#enrol-link")
         page.select_option("#deck", "passe-eclair")
         page.wait_for_function("() => document.querySelector('#instruction').textContent.includes('leon-marlon')")

@@ -9,6 +9,7 @@ from firmware_bridge import Bridge
 from hardware.sim_board import SimulatedBoard
 from table.log import EventLog
 from table.session import Session
+from tests.browser import pin_guard
 from web.app import create_app
 from web.server import DashboardServer
 
@@ -23,7 +24,7 @@ def served(tmp_path):
     bridge = Bridge(board.port, session.submit)
     session.health_sources["serial"] = bridge.health
     bridge.start()
-    server = DashboardServer(create_app(session), port=0, max_streams=4)
+    server = DashboardServer(create_app(session, guard=pin_guard()), port=0, max_streams=4)
     server.start()
     yield session, board, server
     server.stop()

@@ -8,6 +8,7 @@ import pytest
 
 from table.log import EventLog, LogWriteError
 from table.session import Session
+from tests.browser import pin_guard
 from web.app import create_app
 from web.server import DashboardServer
 
@@ -25,7 +26,7 @@ def served(tmp_path):
     gpio = {"running": True, "warnings": []}
     session.health_sources["serial"] = lambda: dict(serial)
     session.health_sources["gpio"] = lambda: dict(gpio)
-    server = DashboardServer(create_app(session), port=0, max_streams=4)
+    server = DashboardServer(create_app(session, guard=pin_guard()), port=0, max_streams=4)
     server.start()
     yield session, server.url, gpio
     server.stop()

@@ -15,6 +15,7 @@ import pytest
 from table.log import EventLog
 from table.observations import Observation
 from table.session import Session
+from tests.browser import log_in, pin_guard
 from tests.e2e.test_alerts_page import served  # noqa: F401  (the beam-missing table, as a fixture)
 from web.app import create_app
 from web.server import DashboardServer
@@ -31,7 +32,7 @@ def dashboard(tmp_path):
     session = Session(EventLog(tmp_path / "log.sqlite3"))
     ticks = itertools.count()
     session.health_sources["test"] = lambda: {"tick": next(ticks)}  # each touch() draws a new health figure
-    server = DashboardServer(create_app(session), port=0, max_streams=8)
+    server = DashboardServer(create_app(session, guard=pin_guard()), port=0, max_streams=8)
     server.start()
     yield session, server.url
     server.stop()
@@ -117,6 +118,7 @@ def test_a_tap_during_a_burst_of_20_updates_is_applied_exactly_once(dashboard, p
     session, url = dashboard
     session.new_game("pass-pass", GAMES["pass-pass"])
     page.goto(url + "?lang=en")
+    log_in(page)
     page.wait_for_selector("[data-testid=pp-grid]")
     start = session.version
     burst = _burst(session, 20)
@@ -145,6 +147,7 @@ def test_an_alert_choice_survives_five_live_updates(served, page):  # noqa: F811
     ticks = itertools.count()
     session.health_sources["test"] = lambda: {"tick": next(ticks)}
     page.goto(server.url + "?lang=en")
+    log_in(page)
     page.wait_for_function("() => document.body.dataset.version !== undefined")
     table.play_game()
     alert = next(a for a in session.snapshot()["alerts"] if a["kind"] == "missing_landing")
@@ -170,6 +173,7 @@ def test_new_game_asks_first_and_can_be_cancelled_within_10_s(dashboard, page):
     session.new_game("pass-pass", GAMES["pass-pass"])
     seq = session.game_seq
     page.goto(url + "?lang=en")
+    log_in(page)
     page.wait_for_selector("[data-testid=pp-grid]")
     page.click("#new-game")
     page.click("#setup-start")
@@ -239,8 +243,8 @@ def test_the_enrolment_page_fits_a_phone_names_cards_and_passes_axe(tmp_path, br
     from vision.desk import simulated_desk
 
     session = Session(EventLog(tmp_path / "log.sqlite3"))
-    server = DashboardServer(create_app(session, desk=simulated_desk(tmp_path / "models", time.time)), port=0,
-                             max_streams=4)
+    desk = simulated_desk(tmp_path / "models", time.time)
+    server = DashboardServer(create_app(session, guard=pin_guard(), desk=desk), port=0, max_streams=4)
     server.start()
     try:
         for width, height in ((1366, 768), (360, 740)):

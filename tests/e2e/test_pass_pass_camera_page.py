@@ -9,6 +9,7 @@ import pytest
 from hardware.sim_cards import CameraPassPassTable, RoundFigures
 from table.log import EventLog
 from table.session import Session
+from tests.browser import log_in, pin_guard
 from web.app import create_app
 from web.server import DashboardServer
 
@@ -30,12 +31,13 @@ def model_dir(tmp_path_factory):
 
 def test_a_trick_seen_by_the_camera_shows_on_the_page_with_no_tap(model_dir, tmp_path, page):
     session = Session(EventLog(tmp_path / "pp.sqlite3"))
-    server = DashboardServer(create_app(session), port=0, max_streams=4)
+    server = DashboardServer(create_app(session, guard=pin_guard()), port=0, max_streams=4)
     server.start()
     try:
         table = CameraPassPassTable(session, model_dir, seed=4, setups=((3, False),))
         table.new_game()
         page.goto(server.url + "?lang=en")
+        log_in(page)
         page.wait_for_selector("[data-testid=pp-grid]")
         fig = RoundFigures()
         requests: list[str] = []

@@ -7,6 +7,7 @@ import pytest
 
 from table.log import EventLog
 from table.session import Session
+from tests.browser import log_in, pin_guard
 from web.app import create_app
 from web.server import DashboardServer
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def dashboard(tmp_path):
     session = Session(EventLog(tmp_path / "pp.sqlite3"))
-    server = DashboardServer(create_app(session), port=0, max_streams=4)
+    server = DashboardServer(create_app(session, guard=pin_guard()), port=0, max_streams=4)
     server.start()
     yield session, server.url
     server.stop()
@@ -42,6 +43,7 @@ def _seen_disabled(page, card: str) -> bool:
 def test_a_whole_trick_through_the_scorekeeper_page(dashboard, page):
     session, url = dashboard
     page.goto(url + "?lang=en")
+    log_in(page)
     page.select_option("#game-select", "pass-pass")
     page.select_option("#setup-players", "4")
     for seat, name in enumerate(["Ana", "Bruno", "Chloé", "David"]):
@@ -96,6 +98,7 @@ def test_the_page_speaks_french_and_refuses_nothing_silently(dashboard, page):
     session, url = dashboard
     session.new_game("pass-pass", {"players": 3, "names": ["Léa", "Marc", "Noé"], "first": 0})
     page.goto(url + "?lang=fr")
+    log_in(page)
     page.wait_for_selector("[data-testid=pp-grid]")
     assert page.locator("[data-testid=pp-prompt]").inner_text().startswith("Carte jouée par Léa")
     assert page.locator("[data-testid=pp-undo]").is_disabled()
@@ -114,6 +117,7 @@ def test_a_tie_on_the_cut_asks_the_second_winner_on_the_page(dashboard, page):
     session, url = dashboard
     session.new_game("pass-pass", {"players": 4, "names": ["Ana", "Bo", "Cy", "Di"]})
     page.goto(url + "?lang=en")
+    log_in(page)
     page.wait_for_selector("[data-testid=pp-grid]")
     for card in ("yellow-12", "green-2", "blue-5", "purple-5"):
         _enter_card(page, card)

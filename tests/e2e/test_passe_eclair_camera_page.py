@@ -11,6 +11,7 @@ import pytest
 from hardware.sim_cards import PILE_CENTRE_MM, draw_arm
 from table.log import EventLog
 from table.session import Session
+from tests.browser import log_in, pin_guard
 from web.app import create_app
 from web.server import DashboardServer
 
@@ -83,7 +84,7 @@ class PileCamera:
 
 def test_two_hands_in_a_question_one_tap_places_the_card(model_dir, tmp_path, page):
     session = Session(EventLog(tmp_path / "pe.sqlite3"))
-    server = DashboardServer(create_app(session), port=0, max_streams=4)
+    server = DashboardServer(create_app(session, guard=pin_guard()), port=0, max_streams=4)
     server.start()
     try:
         session.start_game("passe-eclair", {"players": 4, "names": ["Ana", "Bruno", "Chloé", "David"]},
@@ -92,6 +93,7 @@ def test_two_hands_in_a_question_one_tap_places_the_card(model_dir, tmp_path, pa
         camera.frames(count=3)
         camera.lay("leon-marlon", arms=[0])            # the coach turns the start card
         page.goto(server.url + "?lang=en")
+        log_in(page)
         page.wait_for_function("() => document.body.dataset.version !== undefined")
         assert session.snapshot()["view"]["phase"] == "playing"
         camera.lay("marlon-fabi", arms=[1, 3])          # Bruno and David both reach the pile

@@ -7,6 +7,7 @@ import pytest
 
 from table.log import EventLog
 from table.session import Session
+from tests.browser import log_in, pin_guard
 from web.app import create_app
 from web.server import DashboardServer
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def dashboard(tmp_path):
     session = Session(EventLog(tmp_path / "x.sqlite3"))
-    server = DashboardServer(create_app(session), port=0)
+    server = DashboardServer(create_app(session, guard=pin_guard()), port=0)
     server.start()
     yield server.url, session
     server.stop()
@@ -32,6 +33,7 @@ def test_one_turn_by_taps_with_a_wrong_card_flagged_spotted_and_undone(dashboard
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(url + "?lang=fr")
+    log_in(page)
     page.select_option("#game-select", "passe-eclair")
     page.select_option("#setup-players", "3")
     page.fill("#setup-names-0", "Ana")
@@ -82,6 +84,7 @@ def test_round_end_tokens_and_english_page(dashboard, page):
     url, session = dashboard
     session.new_game("passe-eclair", {"players": 2, "names": ["Ana", "Bo"]})
     page.goto(url + "?lang=en")
+    log_in(page)
     page.click("[data-testid=pe-start-dog]")  # a dog is turned over: turn the next one
     page.wait_for_selector("[data-testid=pe-phase][data-phase=turning]")
     page.click("[data-testid=pe-start-vanessa-leon]")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import log_in
+
 pytestmark = pytest.mark.browser
 
 
@@ -47,6 +49,7 @@ def test_language_switch_to_english_and_back(run_service, page):
 def test_new_game_button_starts_over(run_service, page):
     service = run_service("--sim", "--pace", "0.05", "--seed", "3")
     page.goto(service.url)
+    log_in(page)  # a scorekeeper: without it the tap would open the PIN dialog
     page.wait_for_function("() => document.querySelectorAll('#feed li').length > 6", timeout=60_000)
     page.click("#new-game")
     page.click("#setup-start")
@@ -97,7 +100,7 @@ def test_broken_settings_file_gives_a_clear_message(tmp_path):
 def test_a_card_game_runs_on_the_dashboard_alone(run_service):
     import requests
 
-    service = run_service("--game", "pass-pass")   # no --sim, no hardware: a scorekeeper
+    service = run_service("--game", "pass-pass", trusted=True)   # no --sim, no hardware: a scorekeeper on the Pi
     assert requests.get(service.url + "api/state", timeout=10).json()["game"] is None
     assert '<option value="pass-pass" selected>' in requests.get(service.url, timeout=10).text
     r = requests.post(service.url + "api/games", json={"game": "pass-pass", "options": {"players": 3}}, timeout=10)

@@ -10,6 +10,7 @@ from table.log import EventLog
 from table.observations import Observation
 from table.ptipasspass.adapter import ACTION
 from table.session import Session
+from tests.browser import log_in, pin_guard
 from web.app import create_app
 from web.server import DashboardServer
 
@@ -23,7 +24,7 @@ def service(tmp_path_factory):
     """One dashboard for the module (stopping waitress takes seconds); each test starts
     its own game on it."""
     session = Session(EventLog(tmp_path_factory.mktemp("ppp") / "ppp.sqlite3"))
-    server = DashboardServer(create_app(session), port=0, max_streams=8)
+    server = DashboardServer(create_app(session, guard=pin_guard()), port=0, max_streams=8)
     server.start()
     yield session, server.url
     server.stop()
@@ -43,6 +44,7 @@ def _start(session, **options):
 
 def _open(page, url, lang="en"):
     page.goto(f"{url}?lang={lang}")
+    log_in(page)
     page.wait_for_selector("[data-testid=cup-0-0]")
 
 
@@ -156,6 +158,7 @@ def test_undo_takes_back_the_last_entry(table, page):
 def test_new_game_form_sets_players_names_and_first(table, page):
     session, url = table
     page.goto(f"{url}?lang=en")
+    log_in(page)
     page.select_option("#game-select", "ptipasspass")
     page.select_option("#setup-players", "5")
     page.fill("#setup-names-0", "Zoé")

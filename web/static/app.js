@@ -89,42 +89,12 @@ const PT = (window.PT = Object.assign(window.PT || {}, {
                                  body: JSON.stringify(body || {}), credentials: "same-origin" });
     const data = await r.json().catch(() => ({}));
     const code = data.error && data.error.code;
+    // the table's PIN (login.js), asked the first time someone changes something from this device
     if (r.status === 401 && code === "pin_needed" && !retried && await PT.askPin()) {
       return PT.post(url, body, true);  // logged in: the same tap goes through once
     }
     if (!r.ok) { PT.flash(PT.tx(data.error) || r.statusText); throw new Error(PT.tx(data.error)); }
     return data;
-  },
-  // The table's PIN, asked the first time someone changes something from this device.
-  askPin() {
-    const words = PT.lang === "fr"
-      ? { title: "Code de la table", hint: "Il s'affiche sur l'écran de la table.", ok: "Valider", cancel: "Annuler" }
-      : { title: "Table PIN", hint: "It is shown on the table's own screen.", ok: "OK", cancel: "Cancel" };
-    return new Promise((resolve) => {
-      const input = PT.el("input", { id: "pin-input", type: "password", inputmode: "numeric", autocomplete: "off",
-                                     maxlength: "12", "aria-label": words.title });
-      const error = PT.el("p", { class: "pin-error", role: "alert" });
-      const dialog = PT.el("dialog", { id: "pin-dialog", "aria-labelledby": "pin-title" },
-        PT.el("form", { method: "dialog" }, PT.el("h2", { id: "pin-title" }, words.title), PT.el("p", {}, words.hint),
-              input, error,
-              PT.el("p", {}, PT.el("button", { value: "cancel", type: "button", id: "pin-cancel",
-                                               onclick: () => { dialog.close(); resolve(false); } }, words.cancel),
-                    " ", PT.el("button", { value: "ok", id: "pin-ok" }, words.ok))));
-      dialog.addEventListener("submit", async (ev) => {
-        ev.preventDefault();
-        const r = await fetch("/api/login", { method: "POST", headers: { "Content-Type": "application/json" },
-                                              body: JSON.stringify({ pin: input.value }), credentials: "same-origin" });
-        if (r.ok) { dialog.close(); dialog.remove(); resolve(true); return; }
-        const data = await r.json().catch(() => ({}));
-        error.textContent = PT.tx(data.error) || r.statusText;
-        input.value = "";
-        input.focus();
-      });
-      dialog.addEventListener("cancel", () => resolve(false));
-      document.body.append(dialog);
-      dialog.showModal();
-      input.focus();
-    });
   },
   flash(message) {
     const box = document.getElementById("status");

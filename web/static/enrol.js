@@ -72,6 +72,10 @@
       body: JSON.stringify({ deck: deckSelect.value, card: current, confirm }) });
     let r = await send(false);
     let data = await r.json().catch(() => ({}));
+    if (r.status === 401 && data.error && data.error.code === "pin_needed" && await window.PT.askPin()) {
+      r = await send(false);  // logged in (login.js): the same tap goes through once
+      data = await r.json().catch(() => ({}));
+    }
     if (r.status === 409 && data.looks_like) {  // the right card in view? ask before saving
       if (!window.confirm(lookalike(spoken(data.looks_like), spoken(current)))) return;
       r = await send(true);
