@@ -171,6 +171,19 @@ def _proc_status() -> dict[str, int]:
     return out
 
 
+def _sqlite_memory_mb() -> float | None:
+    """What SQLite holds in this process (page caches, mostly), from the library itself;
+    None when Python's sqlite3 is not the shared libsqlite3."""
+    import ctypes
+
+    try:
+        lib = ctypes.CDLL("libsqlite3.so.0")
+    except OSError:
+        return None
+    lib.sqlite3_memory_used.restype = ctypes.c_int64
+    return round(lib.sqlite3_memory_used() / 2**20, 3)
+
+
 def _slope(points: list[tuple[float, float]]) -> float | None:
     """Least-squares slope of (x, y) points, None with fewer than 3."""
     if len(points) < 3:
@@ -271,7 +284,7 @@ def run_soak(hours: float, *, as_json: bool = False, quick: bool = False, seed: 
                 files = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
                 samples.append({"virtual_h": round((clock["t"] - start_t) / 3600, 2), "rss_mb": status["VmRSS"] / 1024,
                                 "threads": status["Threads"], "open_files": len(os.listdir("/proc/self/fd")),
-                                "log_mb": round(files / 2**20, 2), "facts": facts,
+                                "log_mb": round(files / 2**20, 2), "facts": facts, "sqlite_mb": _sqlite_memory_mb(),
                                 "last_startup_ms": round(restarts[-1] * 1000, 1), "restarts": len(restarts) - 1})
                 print(json.dumps(samples[-1]), file=sys.stderr if as_json else sys.stdout, flush=True)
                 next_sample += SOAK_SAMPLE_EVERY_S
@@ -286,6 +299,9 @@ def run_soak(hours: float, *, as_json: bool = False, quick: bool = False, seed: 
         "startup_ms_max": round(max(restarts) * 1000, 1),
         "rss_mb_first_last": [round(warm[0]["rss_mb"], 1), round(warm[-1]["rss_mb"], 1)] if warm else None,
         "rss_slope_mb_per_h": _round(_slope([(s["virtual_h"], s["rss_mb"]) for s in warm])),
+        "sqlite_mb_first_last": [warm[0]["sqlite_mb"], warm[-1]["sqlite_mb"]] if warm else None,
+        "rss_without_sqlite_slope_mb_per_h": _round(_slope([(s["virtual_h"], s["rss_mb"] - (s["sqlite_mb"] or 0))
+                                                            for s in warm])),
         "threads_slope_per_h": _round(_slope([(s["virtual_h"], s["threads"]) for s in warm])),
         "open_files_slope_per_h": _round(_slope([(s["virtual_h"], s["open_files"]) for s in warm])),
         "log_mb_per_h": _round(_slope([(s["virtual_h"], s["log_mb"]) for s in warm])),

@@ -80,17 +80,19 @@ def serve(data: Path, seed: int) -> int:
     _say(ready=server.url, pid=os.getpid(), startup_ms=round(startup_ms, 2), last_seq=log.last_seq(), t=clock())
     if sys.stdin.readline().strip() != "go":
         stopping.set()
-    cleared = 0
+    cleared: dict[str, int] = {}  # alert kind -> games restarted over it
     table._resume_or_start()
     next_chores = clock() + CHECKPOINT_EVERY_S
     moves = 0
     while not stopping.is_set():
-        if session.snapshot()["alerts"] if moves % 10 == 0 else False:
-            # a move cut in half by a power cut: the staff press "new game" rather than
-            # answer the alert (the soak has no one to look at the frame)
+        alerts = session.snapshot()["alerts"] if moves % 10 == 0 else []
+        if alerts:
+            # e.g. a move cut in half by a power cut: the staff press "new game" rather
+            # than answer the alert (the soak has no one to look at the frame)
+            for alert in alerts:
+                cleared[alert["kind"]] = cleared.get(alert["kind"], 0) + 1
             session.start_game(GAME, table._options(), source="dashboard")
             table._reset_frame()
-            cleared += 1
         if table.mind.is_over():
             table.wait(NEXT_GAME_S)
             session.start_game(GAME, table._options(), source="sim-table")
@@ -131,6 +133,7 @@ class Child:
         self.url: str = self.ready["ready"]
         self.born_t: float = self.ready["t"]
         self.acked: int = self.ready["last_seq"]
+        self.cleared: dict[str, int] = {}
         self.t: float = self.born_t
         self._page_stop = threading.Event()
 
@@ -160,6 +163,7 @@ class Child:
         fields = json.loads(line)
         self.t = fields.get("t", self.t)
         self.acked = max(self.acked, fields.get("seq", 0))
+        self.cleared = fields.get("cleared", self.cleared)
         return fields
 
     def stop(self, sig: int) -> int:
@@ -251,7 +255,7 @@ def run(hours: float, *, as_json: bool = False, quick: bool = False, seed: int =
                     "session_startup_ms": child.ready["startup_ms"], "stopped_by": None}
             child.go()
             polls = 0
-            while (fields := child.progress()) is not None and child.t < stop_at:
+            while child.progress() is not None and child.t < stop_at:
                 polls += 1
                 if polls % 50 == 0:  # a phone polling the state
                     urllib.request.urlopen(child.url + "api/state", timeout=10).read()
@@ -265,7 +269,7 @@ def run(hours: float, *, as_json: bool = False, quick: bool = False, seed: int =
             else:
                 time.sleep(rng.uniform(0, 0.03))  # lands inside a move, a transaction, a request...
             code = child.stop(signal.SIGKILL if how == "SIGKILL" else signal.SIGTERM)
-            life.update(stopped_by=how, exit=code, acked=child.acked, cleared=fields.get("cleared") if fields else None,
+            life.update(stopped_by=how, exit=code, acked=child.acked, alerts_cleared=child.cleared,
                         died_h=round((child.t - first_t) / 3600, 3))
             lives.append(life)
             if last:
