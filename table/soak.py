@@ -40,6 +40,7 @@ NEXT_GAME_S = 20.0       # virtual seconds between a game's end and the next one
 DOWNTIME_S = 5.0         # virtual seconds a restart takes
 CHECKPOINT_EVERY_S = 300.0
 T0 = 1.8e9               # the first child's virtual clock (2027)
+MEMORY_KEYS = ("sqlite_mb", "heap_used_mb", "heap_free_mb", "py_blocks")
 
 
 # --------------------------------------------------------------------------- child
@@ -104,12 +105,45 @@ def serve(data: Path, seed: int) -> int:
             log.checkpoint()
             keeper.daily_chores(clock())
             next_chores += CHECKPOINT_EVERY_S
-        _say(t=clock(), seq=log.last_seq(), cleared=cleared)
+        _say(t=clock(), seq=log.last_seq(), cleared=cleared, **memory())
     gpio.stop()
     server.stop()  # the keeper checkpoints and marks the log on the way out
     log.close()
     _say(stopped=True)
     return 0
+
+
+def memory() -> dict[str, float]:
+    """Where this process' memory is, in MB: SQLite's own (page caches), glibc's heap in
+    use and free but kept (all arenas, ``mallinfo2``), and Python's allocated blocks."""
+    import ctypes
+
+    out: dict[str, float] = {"py_blocks": sys.getallocatedblocks()}
+    try:
+        sqlite = ctypes.CDLL("libsqlite3.so.0")
+        sqlite.sqlite3_memory_used.restype = ctypes.c_int64
+        out["sqlite_mb"] = round(sqlite.sqlite3_memory_used() / 2**20, 3)
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = _MallInfo2
+        info = libc.mallinfo2()
+        out["heap_used_mb"] = round((info.uordblks + info.hblkhd) / 2**20, 3)
+        out["heap_free_mb"] = round(info.fordblks / 2**20, 3)
+    except (OSError, AttributeError):  # not glibc, or a sqlite3 built in
+        pass
+    return out
+
+
+def _mallinfo2() -> type:
+    import ctypes
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    return MallInfo2
+
+
+_MallInfo2 = _mallinfo2()
 
 
 def _say(**fields: Any) -> None:
@@ -134,6 +168,7 @@ class Child:
         self.born_t: float = self.ready["t"]
         self.acked: int = self.ready["last_seq"]
         self.cleared: dict[str, int] = {}
+        self.memory: dict[str, float] = {}  # the child's own view of its memory (see memory())
         self.t: float = self.born_t
         self._page_stop = threading.Event()
 
@@ -164,6 +199,7 @@ class Child:
         self.t = fields.get("t", self.t)
         self.acked = max(self.acked, fields.get("seq", 0))
         self.cleared = fields.get("cleared", self.cleared)
+        self.memory = {k: fields[k] for k in MEMORY_KEYS if k in fields} or self.memory
         return fields
 
     def stop(self, sig: int) -> int:
@@ -314,7 +350,7 @@ def _sample(child: Child, data: Path, first_t: float, life: int, phase_h: float)
     return {"virtual_h": round((child.t - first_t) / 3600, 3), "life": life,
             "age_h": round((child.t - child.born_t) / 3600, 3), "rss_mb": round(status["VmRSS"] / 1024, 2),
             "threads": status["Threads"], "open_files": status["fds"], "log_mb": _mb(data, "passetable.sqlite3*"),
-            "facts": child.acked}
+            "facts": child.acked, **child.memory}
 
 
 def _report(samples: list[dict[str, Any]], lives: list[dict[str, Any]], *, hours: float, wall_s: float,
@@ -325,11 +361,7 @@ def _report(samples: list[dict[str, Any]], lives: list[dict[str, Any]], *, hours
         if s["age_h"] >= phase_h and s["life"] not in phased:
             phased[s["life"]] = s
     at_phase = list(phased.values())
-    per_life: dict[int, list[tuple[float, float]]] = {}
-    for s in samples:
-        if s["age_h"] >= phase_h:
-            per_life.setdefault(s["life"], []).append((s["virtual_h"], s["rss_mb"]))
-    within = [x for points in per_life.values() if (x := slope(points)) is not None]
+    within = {key: _within(samples, key, phase_h) for key in ("rss_mb", *MEMORY_KEYS)}
     ups = lives[1:]  # the restarts (the first start has an empty log)
     return {
         "virtual_hours": hours, "wall_s": round(wall_s, 1), "facts": samples[-1]["facts"] if samples else 0,
@@ -339,13 +371,25 @@ def _report(samples: list[dict[str, Any]], lives: list[dict[str, Any]], *, hours
         "samples": len(samples), "phase_h": phase_h, "phase_samples": len(at_phase),
         "rss_mb_at_phase_first_last": [at_phase[0]["rss_mb"], at_phase[-1]["rss_mb"]] if at_phase else None,
         "rss_slope_mb_per_h": _round(slope([(s["virtual_h"], s["rss_mb"]) for s in at_phase])),
-        "rss_slope_within_process_mb_per_h_median": _round(statistics.median(within)) if within else None,
+        "rss_slope_within_process_mb_per_h_median": within["rss_mb"],
+        # the same inside each process, by where the memory is (see memory())
+        "within_process_per_h_median": {key: within[key] for key in MEMORY_KEYS},
         "threads_min_max": _span(samples, "threads"), "open_files_min_max": _span(samples, "open_files"),
         "log_mb_per_h": _round(slope([(s["virtual_h"], s["log_mb"]) for s in samples])),
         "process_startup_ms_median": _median(ups, "process_startup_ms"),
         "session_startup_ms_median": _median(ups, "session_startup_ms"),
         "session_startup_ms_per_h": _round(slope([(life["born_h"], life["session_startup_ms"]) for life in ups])),
     }
+
+
+def _within(samples: list[dict[str, Any]], key: str, phase_h: float) -> float | None:
+    """Median over the processes of ``key``'s slope inside each one (from ``phase_h`` on)."""
+    per_life: dict[int, list[tuple[float, float]]] = {}
+    for s in samples:
+        if s["age_h"] >= phase_h and key in s:
+            per_life.setdefault(s["life"], []).append((s["virtual_h"], s[key]))
+    slopes = [x for points in per_life.values() if (x := slope(points)) is not None]
+    return _round(statistics.median(slopes)) if slopes else None
 
 
 def _span(samples: list[dict[str, Any]], key: str) -> list[int] | None:
