@@ -297,7 +297,8 @@ def run(hours: float, *, as_json: bool = False, quick: bool = False, seed: int =
                     urllib.request.urlopen(child.url + "api/state", timeout=10).read()
                 if child.t >= next_sample:
                     samples.append(_sample(child, data, first_t, len(lives), phase_h))
-                    print(json.dumps(samples[-1]), file=out, flush=True)
+                    print(json.dumps(samples[-1]) if as_json else _row(samples[-1], header=len(samples) == 1),
+                          file=out, flush=True)
                     next_sample += sample_every
             last = child.t >= end_t
             if last:
@@ -402,6 +403,19 @@ def _median(lives: list[dict[str, Any]], key: str) -> float | None:
 
 def _round(x: float | None) -> float | None:
     return None if x is None else round(x, 4)
+
+
+SAMPLE_COLUMNS = (("virtual_h", "virtual h", 9), ("life", "life", 4), ("age_h", "age h", 6), ("rss_mb", "RSS MB", 7),
+                  ("threads", "threads", 7), ("open_files", "files", 5), ("log_mb", "log MB", 7), ("facts", "facts", 7),
+                  ("sqlite_mb", "sqlite MB", 9), ("heap_used_mb", "heap MB", 7), ("heap_free_mb", "free MB", 7))
+
+
+def _row(sample: dict[str, Any], *, header: bool = False) -> str:
+    """One sample as a line of the table (with the table's header above the first)."""
+    line = " ".join(f"{sample.get(key, '-')!s:>{width}}" for key, _, width in SAMPLE_COLUMNS)
+    if not header:
+        return line
+    return " ".join(f"{title:>{width}}" for _, title, width in SAMPLE_COLUMNS) + "\n" + line
 
 
 def _print_table(report: dict[str, Any], lives: list[dict[str, Any]]) -> None:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_quick_soak_restarts_processes_and_loses_nothing_acknowledged():
-    run = subprocess.run([sys.executable, "-m", "table.cli", "bench", "--soak", "0.15", "--quick", "--json"],
+    run = subprocess.run([sys.executable, "-m", "table.cli", "bench", "--soak", "0.25", "--quick", "--json"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     report = json.loads(run.stdout)
