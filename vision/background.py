@@ -32,6 +32,9 @@ DIFF_SIGMAS = 3.0        # colour change, in local texture deviations, that is f
 NOISE_FLOOR = 4.0        # grey levels of deviation assumed even on a perfectly plain table
 SMOOTH = 1.0             # Gaussian sigma (working px) applied to both before comparing
 CARD_AREA_RANGE = (0.55, 1.6)   # on-screen area / expected card area at that place
+# a ragged blob (a card whose print matches the cloth in places) is taken for one card when
+# its bounding rectangle on the table is this close to a card's sides (shadow: a bit more)
+BLOB_SIDE_RANGE = (0.75, 1.12)
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _GROW = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
 
@@ -91,3 +94,25 @@ class TableBackground:
             return True
         area = float(cv2.contourArea(np.asarray(corners, np.float32)))
         return CARD_AREA_RANGE[0] * expected <= area <= CARD_AREA_RANGE[1] * expected
+
+    def card_over(self, points_px: np.ndarray) -> np.ndarray | None:
+        """The outline of one card lying over the blob ``points_px`` (full-size px), or None.
+
+        Where a card's print matches the cloth the difference leaves holes and bites in its
+        outline; on the table (mm) its bounding rectangle is still about a card's, so a
+        card of the true size is put there, turned like that rectangle (its sides are
+        snapped to the image's edges afterwards)."""
+        if self.table_to_image is None or len(points_px) < 5:
+            return None
+        to_table = np.linalg.inv(self.table_to_image)
+        hull = cv2.convexHull(np.asarray(points_px, np.float32).reshape(-1, 1, 2))
+        mm = cv2.perspectiveTransform(hull.astype(np.float64), to_table).reshape(-1, 2).astype(np.float32)
+        (cx, cy), (w, h), angle = cv2.minAreaRect(mm)
+        short, long_ = sorted((w, h))
+        cw, ch = sorted(self.card_mm)
+        lo, hi = BLOB_SIDE_RANGE
+        if not (lo * cw <= short <= hi * cw and lo * ch <= long_ <= hi * ch):
+            return None
+        side = (cw, ch) if w <= h else (ch, cw)
+        box = cv2.boxPoints(((cx, cy), side, angle)).astype(np.float64)
+        return cv2.perspectiveTransform(box.reshape(-1, 1, 2), self.table_to_image).reshape(4, 2).astype(np.float32)

@@ -140,6 +140,13 @@ class CardDetector:
                 if _plausible(corners, s):
                     found.append(CardQuad(order_clockwise(corners), outline=pts))
                     continue
+            if guesses and self.background is not None:
+                over = self.background.card_over(pts * k + (k - 1) / 2)
+                if over is not None:
+                    corners = order_clockwise(snap(frame, order_clockwise(over)))
+                    if _plausible(corners, s):
+                        found.append(CardQuad(corners, outline=pts))
+                        continue
             if guesses:
                 found += self.guesses(pts)
         return found

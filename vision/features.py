@@ -98,6 +98,27 @@ def _normalise(small: np.ndarray) -> np.ndarray:
     return v / n if n > 1e-6 else v
 
 
+CONTRAST_INSET = 0.06    # a little more than INSET: a dark border enrolled or not shifts the rim
+CONTRAST_SIGMA = 6.0     # grid px: what varies slower than this is the light (fall-off, cast), not print
+CHROMA_GAIN = 2.0        # weight of colour against lightness: one value in two inks differs by colour only
+
+
+def describe_contrast(flat: np.ndarray, grid=GRID_SIZE, inset=CONTRAST_INSET) -> np.ndarray:
+    """A zero-mean unit vector of the card's print with the light taken out: log colours
+    (a lamp's colour and level become offsets) minus their blurred selves (the fall-off
+    of the light across the card goes too), colour differences weighted up."""
+    h, w = flat.shape[:2]
+    dx, dy = int(round(w * inset)), int(round(h * inset))
+    small = cv2.resize(flat[dy:h - dy, dx:w - dx], grid, interpolation=cv2.INTER_AREA).astype(np.float32)
+    log = np.log(small + 4.0)   # + 4: the camera's noise floor, so black ink does not dominate
+    log -= cv2.GaussianBlur(log, (0, 0), CONTRAST_SIGMA)
+    grey = log.mean(axis=2, keepdims=True)
+    v = (grey + CHROMA_GAIN * (log - grey)).ravel()
+    v = v - v.mean()
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-6 else v
+
+
 def rotate_descriptor(v: np.ndarray, grid=GRID_SIZE) -> np.ndarray:
     """The descriptor of the same card turned by 180 degrees."""
     return v.reshape(grid[1], grid[0], 3)[::-1, ::-1].ravel().copy()

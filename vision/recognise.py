@@ -4,6 +4,10 @@ Every card-shaped quad is rectified and compared with every template in both 180
 turns (and both ways round when the quad is too square on screen to tell its long side).
 The best score is the card's confidence; the margin is how far it beats the best other
 card. Below either threshold the answer is ``card=None``: an unknown card, never a guess.
+A second reading with the light taken out (``features.describe_contrast``, against the
+enrolled faces) may name a card the colours could not; if the two readings name different
+cards, neither is trusted. A name is kept only if the full-size print lies on the named
+face's side of its closest rivals (:mod:`vision.verify`).
 
     >>> rec = CardRecogniser(CardModel.load("models/pass-pass"))  # doctest: +SKIP
     >>> [(m.card, round(m.confidence, 2)) for m in rec.recognise(frame)]  # doctest: +SKIP
@@ -22,11 +26,16 @@ from vision.detect import CardDetector, snap_to_edges
 from vision.features import NEXT, OPPOSITE
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
 from vision.refine import fit_to_face
+from vision.verify import FineCheck
 
 RIVALS = 4          # closest other cards the margin is measured against
 DIFF_SHRINK = 0.3   # share of the largest template difference ignored as noise
 FIT_MIN_CONFIDENCE = 0.5  # a guessed outline this much like a face is worth fitting to it
 SAME_CARD_OVERLAP = 0.6  # two outlines sharing this much of the smaller one are the same card
+# the light-free reading (vision.features.describe_contrast), chosen on style-1 seeds 0..399
+CONTRAST_MIN_CONFIDENCE = 0.85
+CONTRAST_MIN_MARGIN = 0.15
+FINE_MIN_MARGIN = 0.0   # the full-size print must lie on the named face's side (vision.verify)
 BORDER_GROW = 1.1   # an outline that names nothing is tried this much larger (a border lost on a dark table)
 
 
@@ -63,14 +72,26 @@ class CardRecogniser:
         # rows 0..n-1: templates as enrolled; rows n..2n-1: the same turned by 180 degrees
         empty = np.zeros((0, model.templates.shape[1]), np.float32)
         self._bank = np.vstack([model.templates, rotated]).astype(np.float32) if n else empty
+        # the same faces described with the light taken out (vision.features.describe_contrast);
+        # a card enrolled without its rectified face has a zero row there and never passes it
+        dim = features.GRID_SIZE[0] * features.GRID_SIZE[1] * 3
+        plain = np.array([features.describe_contrast(model.faces[c]) if c in model.faces else np.zeros(dim, np.float32)
+                          for c in model.cards]).reshape(n, dim)
+        turned = np.array([features.rotate_descriptor(t) for t in plain]).reshape(n, dim)
+        self._contrast_bank = np.vstack([plain, turned]).astype(np.float32)
+        self._fine = FineCheck(model.faces)
 
     def _scores(self, frame: np.ndarray, corners: np.ndarray):
-        """Descriptors of the quad (one per way round) and their scores against the bank."""
+        """The quad's flat faces (one per way round) and their scores against both banks."""
         n = len(self.model.cards)
         quad = features.short_side_first(features.order_clockwise(corners))
         options = [quad] + ([quad[NEXT]] if features.aspect_ambiguous(quad) else [])
-        vectors = np.array([features.describe(features.rectify(frame, q)) for q in options])
-        return options, vectors, (vectors @ self._bank.T).reshape(len(options), 2, n)  # option, turn, card
+        flats = [features.rectify(frame, q) for q in options]
+        vectors = np.array([features.describe(f) for f in flats])
+        contrast = np.array([features.describe_contrast(f) for f in flats])
+        shape = (len(options), 2, n)   # option, turn, card
+        return (options, (vectors, (vectors @ self._bank.T).reshape(shape)),
+                (contrast, (contrast @ self._contrast_bank.T).reshape(shape)))
 
     def _quick_score(self, frame: np.ndarray, corners: np.ndarray) -> float:
         quad = features.short_side_first(features.order_clockwise(corners))
@@ -81,9 +102,40 @@ class CardRecogniser:
         """Name the card whose outline is ``corners`` (4 points, any order)."""
         if not self.model.cards:
             return CardMatch(None, None, 0.0, 0.0, features.order_clockwise(corners), complete)
-        options, vectors, scores = self._scores(frame, corners)
+        options, (vectors, scores), (contrast, cscores) = self._scores(frame, corners)
+        o, turn, idx, margin = self._decide(vectors, scores, self._bank)
+        best = float(scores[o, turn, idx])
+        co, cturn, cidx, cmargin = self._decide(contrast, cscores, self._contrast_bank)
+        cbest = float(cscores[co, cturn, cidx])
+        face_corners = options[o][OPPOSITE] if turn else options[o]
+        name = self.model.cards[idx]
+        need_conf, need_margin = self.model.min_confidence, self.model.min_margin
+        need_cconf, need_cmargin = CONTRAST_MIN_CONFIDENCE, CONTRAST_MIN_MARGIN
+        if not complete:
+            need_conf, need_cconf = need_conf + PARTIAL_EXTRA_CONFIDENCE, need_cconf + PARTIAL_EXTRA_CONFIDENCE
+            need_margin, need_cmargin = need_margin + PARTIAL_EXTRA_MARGIN, need_cmargin + PARTIAL_EXTRA_MARGIN
+        by_colour = name if best >= need_conf and margin >= need_margin else None
+        cname = self.model.cards[cidx]
+        by_contrast = cname if cbest >= need_cconf and cmargin >= need_cmargin else None
+        if by_colour is None and by_contrast is not None:
+            # the colours were spoilt by the light; the print with the light taken out is clear
+            cface = options[co][OPPOSITE] if cturn else options[co]
+            m = CardMatch(by_contrast, cname, cbest, cmargin, cface, complete)
+        else:
+            # two readings that each name a different card: neither is trusted
+            said = by_colour if by_contrast in (None, by_colour) else None
+            m = CardMatch(said, name, best, margin, face_corners, complete)
+        if m.card is not None:
+            near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
+            rivals = [self.model.cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
+            if self._fine.margin(features.rectify(frame, m.corners), m.card, rivals) < FINE_MIN_MARGIN:
+                m.card = None   # nearer a rival than the named face where the two differ
+        return m
+
+    def _decide(self, vectors: np.ndarray, scores: np.ndarray, bank: np.ndarray) -> tuple[int, int, int, float]:
+        """(way round, turn, card, margin) of the best card for one descriptor."""
         o, turn, idx = (int(x) for x in np.unravel_index(int(np.argmax(scores)), scores.shape))
-        margin, rival = self._margin(vectors[o], scores[o], turn, idx)
+        margin, rival = self._margin(vectors[o], scores[o], turn, idx, bank)
         for _ in range(2):
             # the best score can go to a card whose face shares most of the picture with the
             # right one; the pairwise test looks only where they differ, so it has the last word
@@ -91,18 +143,11 @@ class CardRecogniser:
                 break
             idx = rival
             turn = int(np.argmax(scores[o, :, idx]))
-            margin, rival = self._margin(vectors[o], scores[o], turn, idx)
-        best = float(scores[o, turn, idx])
-        face_corners = options[o][OPPOSITE] if turn else options[o]
-        name = self.model.cards[idx]
-        need_conf, need_margin = self.model.min_confidence, self.model.min_margin
-        if not complete:
-            need_conf += PARTIAL_EXTRA_CONFIDENCE
-            need_margin += PARTIAL_EXTRA_MARGIN
-        ok = best >= need_conf and margin >= need_margin
-        return CardMatch(name if ok else None, name, best, margin, face_corners, complete)
+            margin, rival = self._margin(vectors[o], scores[o], turn, idx, bank)
+        return o, turn, idx, margin
 
-    def _margin(self, v: np.ndarray, scores: np.ndarray, turn: int, idx: int) -> tuple[float, int | None]:
+    def _margin(self, v: np.ndarray, scores: np.ndarray, turn: int, idx: int,
+                bank: np.ndarray) -> tuple[float, int | None]:
         """How clearly ``v`` sits on the side of the best card against its closest rivals.
 
         For each rival c, ``v`` is projected on the line from the rival's template to the
@@ -116,10 +161,10 @@ class CardRecogniser:
         per_card = scores.max(axis=0).copy()
         per_card[idx] = -np.inf
         rivals = np.argsort(-per_card)[:RIVALS] if n > 1 else []
-        tb = self._bank[turn * n + idx]
+        tb = bank[turn * n + idx]
         margin, worst = 1.0, None
         for c in rivals:
-            tc = self._bank[int(np.argmax(scores[:, c])) * n + c]
+            tc = bank[int(np.argmax(scores[:, c])) * n + c]
             d = tb - tc
             mag = np.abs(d)
             focus = np.sign(d) * np.maximum(mag - DIFF_SHRINK * float(mag.max()), 0.0)
@@ -143,10 +188,10 @@ class CardRecogniser:
             m = self.identify(frame, q.corners)
             if _dark_rim(frame, q.corners):
                 # a dark border: its face may have been enrolled from inside the border (on a dark
-                # table the border cannot be told from the cloth); the better of the two wins
+                # table the border cannot be told from the cloth); a reading that names, else the surer, wins
                 centre = q.corners.mean(axis=0)
                 inner = self.identify(frame, centre + (q.corners - centre) / BORDER_GROW)
-                if inner.confidence > m.confidence:
+                if (inner.card is not None, inner.confidence) > (m.card is not None, m.confidence):
                     m = inner
             if m.card is None and m.confidence < self.model.min_confidence:
                 # perhaps only the printed field inside a border as dark as the table was seen
