@@ -62,6 +62,7 @@ log = logging.getLogger(__name__)
 GAME = SPEC.id
 SAME_HOLE_S = 1.0  # the least time between two pegs dropped into one top hole by the simulated hands
 PEG_SEEN = K.PEG_SEEN  # the camera's kind (vision/pipeline.py): {column, colour}
+SHADE_PER_SLIDE = 0.8  # light left on a peg head per slide it sits under the top one
 
 
 class SensorOutputs(Protocol):
@@ -94,8 +95,10 @@ class CameraStandIn:
         self.seen = 0
         self._shown: set[tuple[int, str]] = set()
 
-    def show(self, pegs: dict[int, str]) -> None:
-        """The colours now in the top holes (column → colour)."""
+    def show(self, pegs: dict[int, str], depths: dict[int, int] | None = None) -> None:
+        """The colours now seen down the top holes (column → colour; ``depths``: the
+        slide each is in, which a camera cannot tell: the stability filter keys on
+        column and colour alone)."""
         new = sorted(set(pegs.items()) - self._shown)
         self._shown = set(pegs.items())
         if new and self.delay:
@@ -159,26 +162,38 @@ class RenderedCamera:
         self.watcher = TableWatcher(None, calibration, self.profile, colours=colours, watch_holes=True,
                                     appear_frames=appear_frames, vanish_frames=vanish_frames)
         self._frames_per_change = max(appear_frames, vanish_frames)
-        self._shown: dict[int, str] | None = None
+        self._shown: dict[int, tuple[str, int]] | None = None
         self.frames = 0
 
-    def show(self, pegs: dict[int, str]) -> None:
-        """The colours now in the top holes (column → colour): frames until the
-        watcher has settled on them."""
+    def show(self, pegs: dict[int, str], depths: dict[int, int] | None = None) -> None:
+        """The colours now seen down the top holes (column → colour; ``depths``: the
+        slide each peg is in, drawn darker the deeper it is): frames until the watcher
+        has settled on them."""
         from vision.sources import Frame
 
+        depths = depths or {}
         pegs = {c: colour for c, colour in pegs.items() if c < self.profile.frame_holes}
-        if pegs == self._shown:
+        shown = {c: (colour, depths.get(c, 1)) for c, colour in pegs.items()}
+        if shown == self._shown:
             return
-        self._shown = dict(pegs)
+        self._shown = shown
         radius = self.profile.frame_hole_radius_mm
-        heads = [d for d in self._pegs(self.profile, pegs) if d.radius_mm < radius]
+        heads = [self._shaded(d, depths.get(c, 1)) for c, d in
+                 zip(sorted(pegs), (d for d in self._pegs(self.profile, pegs) if d.radius_mm < radius))]
         for _ in range(self._frames_per_change):
             self.clock.sleep(1.0 / self.fps)
             image = self._render([], self._view, self._rng, self._style, discs=heads, background=self._base).image
             self.frames += 1
             for obs in self.watcher.process(Frame(image, self.clock(), self.frames)):
                 self.session.submit(obs)
+
+    @staticmethod
+    def _shaded(disc: Any, slide: int) -> Any:
+        """A peg head down a hole: each slide above it takes away some light."""
+        from dataclasses import replace
+
+        keep = SHADE_PER_SLIDE ** (slide - 1)
+        return replace(disc, bgr=tuple(int(v * keep) for v in disc.bgr))
 
 
 FAULT_KINDS = ("miss", "chatter", "jam")
@@ -543,7 +558,14 @@ class SimulatedTable(PlayerThread):
             if after.get(column) != carried[column]:
                 self.sensors.hole_cleared(column)
         if self.camera is not None:
-            self.camera.show({c: self.frame.peg(p).colour for c, p in after.items()})
+            self._show_camera()
+
+    def _show_camera(self) -> None:
+        """What the camera sees down each top hole: the first peg through aligned holes
+        (``Frame.seen_from_top``), and how deep it is."""
+        seen = {c: self.frame.peg(p) for c in range(self.profile.columns) if (p := self.frame.seen_from_top(c))}
+        self.camera.show({c: v.colour for c, v in seen.items()}, depths={c: v.slide for c, v in seen.items()})
+
     def _report_falls(self, events: list[Any]) -> None:
         for event in events:
             if isinstance(event, PushedOff):

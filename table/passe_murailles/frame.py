@@ -30,6 +30,9 @@ from .profile import BOARD_POSITIONS, SLIDE_COUNT, Profile, load_profile
 COLOURS = ("red", "blue")
 HAND, FRAME, BOARD, TABLE = "hand", "frame", "board", "table"
 PLACES = (HAND, FRAME, BOARD, TABLE)
+# How deep a camera over the frame reads a peg's colour down a top hole (slide number):
+# two slides under the top one are still lit well enough (docs/RULES-DECISIONS.md).
+CAMERA_DEPTH = 3
 
 
 class PhysicsError(ValueError):
@@ -114,6 +117,27 @@ class Frame:
         """The peg sitting in the hole of ``slide`` over ``column``, if any."""
         index = self._hole_index(slide, column)
         return None if index is None else self._occupant[slide].get(index)
+
+    def seen_from_top(self, column: int, depth: int = CAMERA_DEPTH) -> str | None:
+        """The peg a camera looking down the top hole over ``column`` sees: the first
+        one down through aligned holes, no deeper than slide ``depth`` (a slide with no
+        hole there hides what is under it). A peg can only rest at a level whose holes
+        above were aligned when it fell, so a drop that stops low is in view until a
+        slide above it moves.
+
+            >>> f = Frame(None)
+            >>> _ = f.drop("red-1", 0); f.peg("red-1").slide, f.seen_from_top(0)
+            (2, 'red-1')
+        """
+        if not 0 <= column < self.columns:
+            return None
+        for slide in range(1, min(depth, SLIDE_COUNT - 1) + 1):
+            index = self._hole_index(slide, column)
+            if index is None:
+                return None
+            if index in self._occupant[slide]:
+                return self._occupant[slide][index]
+        return None
 
     def drop_columns(self) -> list[int]:
         """Columns inside the window where slide 1 has a free hole."""

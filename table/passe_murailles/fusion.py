@@ -40,6 +40,8 @@ from table.adapter import Alert, text
 from table.observations import Observation
 from table.passe_murailles import DropPeg, Landing, PhysicsError
 from table.passe_murailles.landing import Expected, LandingMatcher, Match, Seen
+from table.passe_murailles.phrases import doing
+from table.passe_murailles.rewind import EarlierDrop, earlier_drops, with_drop
 
 FUSION_KINDS = ("missing_landing", "unexpected_beam", "wrong_column")
 SUSPECT_AFTER = 3  # disagreements on one column before the health panel points at it
@@ -333,6 +335,8 @@ NO_DROP = "no_drop"         # nothing went in: the sensor (or the camera) was wr
 REMOVED = "removed"         # the peg was taken out again
 CAMERA_WRONG = "camera_wrong"  # the camera misread the colour: the drop stands
 MISSED_BEFORE = "missed_before"  # the player before had dropped a peg the sensor missed (details: column)
+MISSED_EARLIER = "missed_earlier"  # a drop missed a few moves ago (details: earlier = "at:column", .rewind)
+MAX_EARLIER_OPTIONS = 12  # places offered for it, the most recent first
 
 
 class DropWitness:
@@ -351,20 +355,23 @@ class DropWitness:
     * a **missed** drop whose peg fell through to the board shows as a beam no landing
       explains: that alert (``unexpected_beam``) offers *a peg was dropped into top hole
       N*, when the player to move dropping there would land over that beam;
-    * with a camera, a colour in a top hole with no drop reported within
-      ``CAMERA_WAIT_S`` is a ``missed_drop`` alert; a drop whose peg stays in the hole
-      is confirmed by the camera, and the wrong colour for whose turn it was is a
-      ``wrong_colour`` alert (the drop is taken back until a person answers);
-    * it **cannot** see a missed drop whose peg stops in a lower slide (no camera sees
-      it, no beam breaks) until that peg falls (a beam nobody expected), nor who made a
-      slide or board move: after such a miss, moves are credited by the turn the game
-      believes, until an alert brings a person to the frame.
+    * with a camera, a colour down a top hole (the first peg through aligned holes,
+      ``Frame.seen_from_top``) with no drop reported within ``CAMERA_WAIT_S`` is a
+      ``missed_drop`` alert; a drop whose peg stays in view is confirmed by the camera,
+      and the wrong colour for whose turn it was is a ``wrong_colour`` alert (the drop
+      is taken back until a person answers); both also offer the places a few moves
+      back where a missed drop explains the colour (:mod:`.rewind`);
+    * it **cannot** see a missed drop whose peg stops deeper than the camera reads, or
+      any that does not fall through with no camera, until that peg falls (a beam
+      nobody expected), nor who made a slide or board move: after such a miss, moves
+      are credited by the turn the game believes, until an alert brings a person to
+      the frame.
     """
 
     def _drops_init(self) -> None:
         self.top_holes = {"drops": 0, "recovered": 0, "extra_alerts": 0, "late_alerts": 0, "camera_seen": 0,
                           "camera_confirmed": 0, "camera_only": 0, "wrong_colour": 0, "missed_by_beam": 0,
-                          "missed_before": 0}
+                          "missed_before": 0, "missed_earlier": 0}
         self._fell_through: dict[int, float] = {}      # column -> t of the last drop played there that fell on
         self._awaiting_camera: dict[int, tuple[float, str]] = {}  # column -> (t, colour played), peg resting
         self._sightings: list[tuple[float, int, str]] = []         # camera-only colours: (t, column, colour)
@@ -388,6 +395,7 @@ class DropWitness:
                 "n'a signalé aucun pion : l'a-t-il manqué ?"), [
                 _choice(DROPPED, "A peg was dropped there: play it", "Un pion a été posé là : le jouer"),
                 self._missed_before_choice(colour),
+                *self._earlier_choice(earlier_drops(self.g, colour, shows_at=column, min_back=1)),
                 _choice(NO_DROP, "No peg went in: ignore the camera", "Aucun pion n'est entré : ignorer la caméra")])
         for column, (t, _) in list(self._awaiting_camera.items()):
             if t + CAMERA_WAIT_S < obs.t:
@@ -447,8 +455,10 @@ class DropWitness:
             return
         if self.g.frame.peg_at(1, column) is None:
             self._fell_through[column] = obs.t
-            return
-        self._fell_through.pop(column, None)
+        else:
+            self._fell_through.pop(column, None)
+        if self._seen_colour(column) is None:
+            return  # out of the camera's sight (deep in the frame, or on the board)
         sighting = next((s for s in self._sightings if s[1] == column and abs(s[0] - obs.t) <= CAMERA_WAIT_S), None)
         if sighting is not None:  # the camera saw it first
             self._sightings.remove(sighting)
@@ -457,7 +467,8 @@ class DropWitness:
             self._awaiting_camera[column] = (obs.t, player)
 
     def _peg_seen(self, obs: Observation) -> None:
-        """The camera's colour in a top hole (``vision.pipeline``: a peg that stays)."""
+        """The camera's colour down a top hole (``vision.pipeline``: a peg that stays in
+        view, in the top hole or lower through aligned holes)."""
         column, colour = int(obs.data["column"]), str(obs.data["colour"])
         if colour not in NAMES:
             return
@@ -466,11 +477,11 @@ class DropWitness:
         if waiting is not None and obs.t - waiting[0] <= CAMERA_WAIT_S:
             self._camera_confirms(obs, column, colour, waiting[1])
             return
-        peg = self.g.frame.peg_at(1, column)
-        if peg is not None and self.g.frame.peg(peg).colour == colour:
-            return  # a peg the game knows of (carried there by the top slide)
+        if self._seen_colour(column) == colour:
+            return  # a peg the game knows of (carried there, or uncovered by a slide)
         fell = self._fell_through.get(column)
-        if fell is not None and obs.t - fell <= CAMERA_WAIT_S and self.g.history[-1:] == [DropPeg(column)]:
+        if (fell is not None and obs.t - fell <= CAMERA_WAIT_S and self.g.history[-1:] == [DropPeg(column)]
+                and self.g.frame.peg_at(1, column) is None):
             # The peg just played there stays in the hole, where the game has it fall on: something the game
             # does not know of is under it, most likely a peg dropped earlier that the sensor missed.
             self.top_holes["camera_only"] += 1
@@ -485,6 +496,11 @@ class DropWitness:
             self.drop_disputes[alert.id]["retake"] = True
             return
         self._sightings.append((obs.t, column, colour))
+
+    def _seen_colour(self, column: int) -> str | None:
+        """The colour the game expects the camera to see down top hole ``column``."""
+        peg = self.g.frame.seen_from_top(column)
+        return None if peg is None else self.g.frame.peg(peg).colour
 
     def _sighted(self, column: int, t: float) -> bool:
         return any(s[1] == column and abs(s[0] - t) <= CAMERA_WAIT_S for s in self._sightings)
@@ -504,6 +520,7 @@ class DropWitness:
             f"{NAMES[player]['fr']}" + (" : le pion n'est pas compté. Retirez-le." if taken_back else ".")), [
             _choice(REMOVED, "The peg was taken out", "Le pion a été retiré"),
             self._missed_before_choice(colour),
+            *self._earlier_choice(earlier_drops(self.g, colour, then_drop=column) if taken_back else []),
             _choice(CAMERA_WRONG, f"It is {NAMES[player]['en']}: count the drop",
                     f"Il est {NAMES[player]['fr']} : compter le pion")] if taken_back else [
             _choice(REMOVED, "Understood", "Compris")])
@@ -536,6 +553,11 @@ class DropWitness:
                 return True
             self.g = backup
             en, fr = problem
+        elif choice == MISSED_EARLIER:
+            problem = self._missed_earlier(obs, alert, about)
+            if problem is None:
+                return True
+            en, fr = problem
         elif choice in (DROPPED, CAMERA_WRONG):
             colour = about["colour"] if alert.kind == "missed_drop" else None
             problem = self._drop_problem(DropPeg(about["column"]), colour)
@@ -563,6 +585,55 @@ class DropWitness:
         return _choice(MISSED_BEFORE, f"{NAMES[other]['en'].capitalize()} had dropped a peg the sensor missed, "
                        "into…", f"{NAMES[other]['fr'].capitalize()} avait posé un pion que le capteur a manqué, dans…",
                        [_field("column", "Top hole", "Trou du haut", holes)])
+
+    def _earlier_choice(self, found: list[EarlierDrop]) -> list[dict[str, Any]]:
+        """*A drop the sensor missed a few moves ago*, one option per place in the
+        history where it explains what the camera sees (:mod:`.rewind`); none if
+        nowhere does."""
+        if not found:
+            return []
+        history = self.g.history
+        options = []
+        for drop in found[:MAX_EARLIER_OPTIONS]:
+            after = history[drop.at] if drop.at < len(history) else None
+            when = doing(after, self._board_before(drop.at)) if after is not None else text("just now", "à l'instant")
+            prefix = text("before ", "avant de ") if after is not None else text("", "")
+            options.append((drop.key, text(f"top hole {drop.column + 1}, {prefix['en']}{when['en']}",
+                                           f"trou {drop.column + 1} du haut, {prefix['fr']}{when['fr']}")))
+        field = _field("earlier", "The missed drop", "Le pion manqué", options)
+        return [_choice(MISSED_EARLIER, "A drop the sensor missed a few moves ago: put it back in and credit the "
+                        "moves since again", "Un pion manqué par le capteur il y a quelques coups : le remettre et "
+                        "recompter les coups depuis", [field])]
+
+    def _board_before(self, at: int) -> int:
+        trial = copy.deepcopy(self.g)
+        for _ in range(len(self.g.history) - at):
+            trial.pop()
+        return trial.frame.board_position
+
+    def _missed_earlier(self, obs: Observation, alert: Alert, about: dict[str, Any]) -> tuple[str, str] | None:
+        """Put the missed drop the person chose into the history and replay the moves
+        since (credited again by turn); after a wrong colour, the drop seen is then
+        played for its colour. Nothing changes if that no longer fits."""
+        key = obs.data.get("earlier")
+        colour, column = about["colour"], about["column"]
+        wrong = alert.kind == "wrong_colour"
+        found = {d.key: d for d in earlier_drops(self.g, colour, then_drop=column if wrong else None,
+                                                 shows_at=None if wrong else column, min_back=0 if wrong else 1)}
+        if key not in found:
+            return ("that drop no longer fits the game", "ce pion ne correspond plus à la partie")
+        drop = found[key]
+        replayed = len(self.g.history) - drop.at
+        self.g = with_drop(self.g, drop)
+        self.top_holes["missed_earlier"] += 1
+        self.say(obs.t, f"A drop into top hole {drop.column + 1} that its sensor missed was put back {replayed} "
+                 f"move{'s' * (replayed != 1)} ago; the moves since were credited again. {self._turn_text('en')}",
+                 f"Un pion posé dans le trou {drop.column + 1} du haut, manqué par son capteur, a été remis il y a "
+                 f"{replayed} coup{'s' * (replayed != 1)} ; les coups depuis ont été recomptés. "
+                 f"{self._turn_text('fr')}", seq=obs.seq)
+        if wrong:
+            self._drop_played(obs, column, self._play_drop(obs, column, colour))
+        return None
 
     def _missed_before(self, obs: Observation, column: int, colour: str, earlier: Any) -> tuple[str, str] | None:
         """Play the missed drop into ``earlier`` for the player to move, then the drop

@@ -193,7 +193,8 @@ def main() -> int:
           f"chattered {t['chattered']} flickers {t['flickers']}")
     print(f"top holes: drops {h['drops']}  missed {h['missed']}  merged {h['merged']}  extra {h['extra']}  "
           f"(chattered {h['chattered']}, flickers {h['flickers']}, overlapped {h['overlapped']})")
-    print("alerts " + (", ".join(f"{k} {v}" for k, v in sorted(r["alerts"].items())) or "none"))
+    print("alerts " + (", ".join(f"{k} {v}" for k, v in sorted(r["alerts"].items())) or "none")
+          + f"  ({sum(r['alerts'].values()) / r['games']:.1f} per game)")
     print("settled " + (", ".join(f"{k} {v}" for k, v in sorted(r["settled"].items())) or "nothing"))
     c, a = r["checks"], r["after_settling"]
     print(f"checks before settling: right {c['right']}  held (alert open) {c['held']}  WRONG {c['wrong']}  "

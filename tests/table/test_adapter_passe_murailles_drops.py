@@ -106,7 +106,7 @@ def test_the_camera_confirms_a_resting_drop_and_catches_the_wrong_colour():
     [alert] = pm.open_alerts()
     assert alert.kind == "wrong_colour" and "not counted" in alert.message["en"]
     assert pm.g.history == [DropPeg(2)] and pm.g.current_player == "blue"       # taken back
-    assert {c["id"] for c in alert.choices} == {"removed", "camera_wrong", "missed_before"}
+    assert {c["id"] for c in alert.choices} == {"removed", "camera_wrong", "missed_before", "missed_earlier"}
     feed.resolve(4.0, alert, "camera_wrong")                    # the camera misread it: the drop stands
     assert pm.open_alerts() == [] and pm.g.history == [DropPeg(2), DropPeg(4)]
 

@@ -1,0 +1,116 @@
+"""Passe-Murailles: the camera looking down a top hole sees a peg resting lower in the
+frame through aligned holes, so a drop the sensor missed is caught even when its peg
+fell on; and a drop missed a few moves ago is put back where it happened (the moves
+since credited again) when the camera's colour shows the turns went out of step."""
+
+from __future__ import annotations
+
+from table.observations import Observation
+from table.passe_murailles import DropPeg, Frame, MoveBoard, MoveSlide, new_game
+from table.passe_murailles.adapter import PasseMuraillesAdapter
+from table.passe_murailles.fusion import CAMERA_WAIT_S
+from table.passe_murailles.rewind import EarlierDrop, earlier_drops, with_drop
+
+T0 = 1000.0
+
+
+def _feed(pm: PasseMuraillesAdapter):
+    seq = [1]
+
+    def feed(kind: str, t: float, source: str = "serial", **data) -> None:
+        seq[0] += 1
+        pm.observe(Observation(kind, t=T0 + t, source=source, data=data, seq=seq[0]))
+    return feed
+
+
+def _game() -> PasseMuraillesAdapter:
+    return PasseMuraillesAdapter(Observation("game_start", t=T0, source="test", data={"game": "passe-murailles"}))
+
+
+def test_the_camera_sees_down_aligned_holes_and_no_deeper_than_its_depth():
+    f = Frame(None)
+    f.drop("red-1", 0)                              # falls on into slide 2, under the top hole
+    assert f.peg("red-1").slide == 2
+    assert f.seen_from_top(0) == "red-1"
+    assert f.seen_from_top(0, depth=1) is None      # a camera that reads the top slide only
+    f.move_slide(1, 1)                              # the top slide's hole moves away: covered
+    assert 0 not in f.hole_columns(1) and f.seen_from_top(0) is None
+
+
+def test_a_missed_drop_that_fell_into_slide_2_is_seen_by_the_camera_and_played_with_its_lost_turn():
+    pm = _game()
+    feed = _feed(pm)
+    feed("peg_seen", 1.0, source="camera", column=0, colour="red")   # no drop reported: the sensor missed it
+    feed("tick", 1.0 + CAMERA_WAIT_S + 0.1, source="timer")
+    [alert] = pm.open_alerts()
+    assert alert.kind == "missed_drop"
+    pm.observe(Observation("resolve", t=T0 + 3.0, source="dashboard", data={"alert": alert.id, "choice": "dropped"}))
+    assert pm.open_alerts() == [] and pm.g.history == [DropPeg(0)]
+    assert pm.g.frame.peg("red-1").slide == 2 and pm.g.current_player == "blue"   # red lost the next turn
+
+
+def test_a_drop_into_a_lower_slide_is_checked_for_its_colour_too():
+    pm = _game()
+    feed = _feed(pm)
+    feed("peg_drop", 1.0, column=0, mcu_ms=1000, count=1)            # red's turn: red-1 falls into slide 2
+    feed("peg_seen", 1.1, source="camera", column=0, colour="blue")  # but a blue peg lies there
+    [alert] = pm.open_alerts()
+    assert alert.kind == "wrong_colour" and pm.g.history == []        # taken back until a person answers
+
+
+def test_the_camera_seeing_what_the_game_has_under_the_top_hole_raises_nothing():
+    pm = _game()
+    feed = _feed(pm)
+    feed("peg_drop", 1.0, column=0, mcu_ms=1000, count=1)
+    feed("peg_seen", 1.1, source="camera", column=0, colour="red")
+    feed("tick", 5.0, source="timer")
+    assert pm.open_alerts() == [] and pm.health()["top_holes"]["camera_confirmed"] == 1
+
+
+def test_earlier_drops_replays_the_moves_since_and_keeps_only_what_fits():
+    g = new_game()
+    g.apply(MoveBoard(step=1))                       # red
+    g.apply(MoveSlide(slide=3, step=1))              # really red's again: blue's drop was missed
+    found = earlier_drops(g, "blue", then_drop=4)
+    assert EarlierDrop(1, 2) in found
+    fixed = with_drop(g, EarlierDrop(1, 2))
+    assert fixed.history == [MoveBoard(1), DropPeg(2), MoveSlide(3, 1)] and fixed.current_player == "blue"
+    assert g.history == [MoveBoard(1), MoveSlide(3, 1)]                    # the game itself is untouched
+    assert {d.at for d in earlier_drops(g, "blue", then_drop=4, max_back=0)} == {2}   # only "just now"
+
+
+def test_a_wrong_colour_settled_as_a_drop_missed_moves_ago_credits_the_moves_again():
+    pm = _game()
+    feed = _feed(pm)
+    feed("board", 1.0, position=3, mcu_ms=1000)                       # red moves the board
+    # blue drops into top hole 3 (it stays there) but the sensor misses it; the camera sees a
+    # blue peg the game cannot place (answered "no drop" by mistake), then red moves slide 3
+    feed("slide", 3.0, slide=3, offset=1, mcu_ms=3000)                 # credited to blue by the game
+    assert pm.g.current_player == "red"
+    feed("peg_drop", 5.0, column=4, mcu_ms=5000, count=1)              # blue's next drop...
+    feed("peg_seen", 5.1, source="camera", column=4, colour="blue")    # ...is blue: out of turn for the game
+    [alert] = pm.open_alerts()
+    assert alert.kind == "wrong_colour"
+    [choice] = [c for c in alert.choices if c["id"] == "missed_earlier"]
+    options = {o["value"]: o["label"]["en"] for o in choice["fields"][0]["options"]}
+    assert options["1:2"] == "top hole 3, before moving slide 3 to the right"
+    pm.observe(Observation("resolve", t=T0 + 6.0, source="dashboard",
+                           data={"alert": alert.id, "choice": "missed_earlier", "earlier": "1:2"}))
+    assert pm.open_alerts() == []
+    assert pm.g.history == [MoveBoard(1), DropPeg(2), MoveSlide(3, 1), DropPeg(4)]
+    assert pm.g.frame.peg(pm.g.frame.peg_at(1, 2)).colour == "blue" and pm.g.current_player == "red"
+    assert pm.health()["top_holes"]["missed_earlier"] == 1
+
+
+def test_a_missed_earlier_choice_that_no_longer_fits_changes_nothing():
+    pm = _game()
+    feed = _feed(pm)
+    feed("board", 1.0, position=3, mcu_ms=1000)
+    feed("slide", 3.0, slide=3, offset=1, mcu_ms=3000)
+    feed("peg_drop", 5.0, column=4, mcu_ms=5000, count=1)
+    feed("peg_seen", 5.1, source="camera", column=4, colour="blue")
+    [alert] = pm.open_alerts()
+    before = pm.g.history
+    pm.observe(Observation("resolve", t=T0 + 6.0, source="dashboard",
+                           data={"alert": alert.id, "choice": "missed_earlier", "earlier": "0:5"}))
+    assert pm.open_alerts() == [alert] and pm.g.history == before
