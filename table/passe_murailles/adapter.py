@@ -121,6 +121,7 @@ class PasseMuraillesAdapter(BotSayings, DropWitness, BeamFusion, GameAdapter):
             outcome = self.g.apply(action)
         except IllegalAction as exc:
             self._demand_put_back(obs, part, expected, text(exc.en, exc.fr))
+            self._offer_missed_earlier(action)
             return
         self._report(obs, outcome)
 
@@ -155,6 +156,8 @@ class PasseMuraillesAdapter(BotSayings, DropWitness, BeamFusion, GameAdapter):
         if is_fusion_alert(alert) and not self._fusion_settle(obs, alert):
             return
         if alert.kind in DROP_KINDS and not self._drop_settle(obs, alert):
+            return
+        if alert.kind == "put_back" and not self._put_back_settle(obs, alert):
             return
         alert.resolved = str(obs.data.get("choice"))
         self.say(obs.t, "Alert resolved.", "Alerte résolue.", seq=obs.seq)

@@ -605,6 +605,43 @@ class DropWitness:
                         "moves since again", "Un pion manqué par le capteur il y a quelques coups : le remettre et "
                         "recompter les coups depuis", [field])]
 
+    def _offer_missed_earlier(self, move: Any) -> None:
+        """A slide or board move the rules refuse for the player the game believes is
+        moving may be the next player's, after a drop the sensor missed: the put-back
+        alert also offers the places where such a drop makes the move legal."""
+        alert = next((a for a in reversed(self.open_alerts()) if a.kind == "put_back"), None)
+        if alert is None or len(self.put_back) != 1:
+            return
+        alert.choices = self._earlier_choice(earlier_drops(self.g, None, then=move))
+        if alert.choices:
+            self.drop_disputes[alert.id] = {"move": move}
+
+    def _put_back_settle(self, obs: Observation, alert: Alert) -> bool:
+        """The move refused was legal after a drop missed earlier: put that drop in,
+        replay the moves since, then play the move (nothing to put back any more)."""
+        move = self.drop_disputes.get(alert.id, {}).get("move")
+        if str(obs.data.get("choice")) != MISSED_EARLIER or move is None or len(self.put_back) != 1:
+            return self._cannot(obs, "the frame has changed since", "le cadre a changé depuis")
+        found = {d.key: d for d in earlier_drops(self.g, None, then=move)}
+        drop = found.get(obs.data.get("earlier"))
+        if drop is None:
+            return self._cannot(obs, "that drop no longer fits the game", "ce pion ne correspond plus à la partie")
+        self._put_in(obs, drop)
+        self.put_back.clear()
+        self._report(obs, self.g.apply(move))
+        return True
+
+    def _put_in(self, obs: Observation, drop: EarlierDrop) -> None:
+        """The game with ``drop`` put in its place and the moves since credited again."""
+        replayed = len(self.g.history) - drop.at
+        self.g = with_drop(self.g, drop)
+        self.top_holes["missed_earlier"] += 1
+        self.say(obs.t, f"A drop into top hole {drop.column + 1} that its sensor missed was put back {replayed} "
+                 f"move{'s' * (replayed != 1)} ago; the moves since were credited again. {self._turn_text('en')}",
+                 f"Un pion posé dans le trou {drop.column + 1} du haut, manqué par son capteur, a été remis il y a "
+                 f"{replayed} coup{'s' * (replayed != 1)} ; les coups depuis ont été recomptés. "
+                 f"{self._turn_text('fr')}", seq=obs.seq)
+
     def _board_before(self, at: int) -> int:
         trial = copy.deepcopy(self.g)
         for _ in range(len(self.g.history) - at):
@@ -622,15 +659,7 @@ class DropWitness:
                                                  shows_at=None if wrong else column, min_back=0 if wrong else 1)}
         if key not in found:
             return ("that drop no longer fits the game", "ce pion ne correspond plus à la partie")
-        drop = found[key]
-        replayed = len(self.g.history) - drop.at
-        self.g = with_drop(self.g, drop)
-        self.top_holes["missed_earlier"] += 1
-        self.say(obs.t, f"A drop into top hole {drop.column + 1} that its sensor missed was put back {replayed} "
-                 f"move{'s' * (replayed != 1)} ago; the moves since were credited again. {self._turn_text('en')}",
-                 f"Un pion posé dans le trou {drop.column + 1} du haut, manqué par son capteur, a été remis il y a "
-                 f"{replayed} coup{'s' * (replayed != 1)} ; les coups depuis ont été recomptés. "
-                 f"{self._turn_text('fr')}", seq=obs.seq)
+        self._put_in(obs, found[key])
         if wrong:
             self._drop_played(obs, column, self._play_drop(obs, column, colour))
         return None

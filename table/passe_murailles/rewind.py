@@ -44,13 +44,16 @@ class EarlierDrop:
         return f"{self.at}:{self.column}"
 
 
-def earlier_drops(game: Game, colour: str, *, then_drop: int | None = None, shows_at: int | None = None,
-                  min_back: int = 0, max_back: int = MAX_BACK) -> list[EarlierDrop]:
+def earlier_drops(game: Game, colour: str | None, *, then_drop: int | None = None, shows_at: int | None = None,
+                  then: Action | None = None, min_back: int = 0, max_back: int = MAX_BACK) -> list[EarlierDrop]:
     """Drops missed ``min_back``..``max_back`` actions ago (by whoever was to play then)
     that explain the camera's ``colour``: with the later actions replayed after it, ``colour`` is to play and may drop
     into ``then_drop`` (whose peg then shows in that hole), or ``colour`` shows down
-    top hole ``shows_at``. Not past a person's correction (it was made on the game as
-    it stood)."""
+    top hole ``shows_at``; or (``then``, no colour) a move the rules refuse now
+    becomes legal. Not past a person's correction (it was made on the game as it
+    stood)."""
+    if then_drop is not None:
+        then = DropPeg(then_drop)
     history = game.history
     landed = sorted(l.column for l in game.landings)
     fixed = max((c["at"] for c in game.corrections), default=0)
@@ -64,7 +67,7 @@ def earlier_drops(game: Game, colour: str, *, then_drop: int | None = None, show
         at = len(history) - back
         for column in range(game.profile.columns):
             done = _replay(trial, [DropPeg(column), *history[at:]])
-            if done == back + 1 and _explains(trial, colour, landed, then_drop, shows_at):
+            if done == back + 1 and _explains(trial, colour, landed, then, shows_at):
                 found.append(EarlierDrop(at, column))
             for _ in range(done):
                 trial.pop()
@@ -96,16 +99,17 @@ def _seen(game: Game, column: int) -> str | None:
     return None if peg is None else game.frame.peg(peg).colour
 
 
-def _explains(game: Game, colour: str, landed: list[int], then_drop: int | None, shows_at: int | None) -> bool:
+def _explains(game: Game, colour: str | None, landed: list[int], then: Action | None, shows_at: int | None) -> bool:
     if sorted(l.column for l in game.landings) != landed:
         return False  # the beams saw the landings where the game had them
     if shows_at is not None and _seen(game, shows_at) != colour:
         return False
-    if then_drop is None:
+    if then is None:
         return True
-    if game.is_over() or game.current_player != colour or game.refusal(DropPeg(then_drop)) is not None:
+    dropping = isinstance(then, DropPeg) and colour is not None
+    if game.is_over() or game.refusal(then) is not None or (dropping and game.current_player != colour):
         return False
-    game.apply(DropPeg(then_drop))
-    shown = _seen(game, then_drop) == colour
+    game.apply(then)
+    shown = not dropping or _seen(game, then.column) == colour
     game.pop()
     return shown

@@ -114,3 +114,29 @@ def test_a_missed_earlier_choice_that_no_longer_fits_changes_nothing():
     pm.observe(Observation("resolve", t=T0 + 6.0, source="dashboard",
                            data={"alert": alert.id, "choice": "missed_earlier", "earlier": "0:5"}))
     assert pm.open_alerts() == [alert] and pm.g.history == before
+
+
+def test_a_move_refused_for_the_wrong_player_offers_the_drop_missed_before_it_with_no_camera():
+    pm = _game()
+    feed = _feed(pm)
+    # red's drop into top hole 1 was missed (it fell into slide 2: red loses the next turn),
+    # so blue plays twice: slide 3 right, then slide 3 right again
+    feed("slide", 2.0, slide=3, offset=1, mcu_ms=2000)        # credited to red by the game
+    feed("slide", 4.0, slide=3, offset=2, mcu_ms=4000)        # blue "moving red's slide": refused
+    [alert] = pm.open_alerts()
+    assert alert.kind == "put_back" and pm.put_back == {("slide", 3): 1}
+    [choice] = alert.choices
+    values = [o["value"] for o in choice["fields"][0]["options"]]
+    assert "0:0" in values and len(values) == len(set(values))
+    pm.observe(Observation("resolve", t=T0 + 5.0, source="dashboard",
+                           data={"alert": alert.id, "choice": "missed_earlier", "earlier": "0:0"}))
+    assert pm.open_alerts() == [] and pm.put_back == {}
+    assert pm.g.history == [DropPeg(0), MoveSlide(3, 1), MoveSlide(3, 1)] and pm.g.current_player == "red"
+
+
+def test_a_move_refused_for_two_notches_offers_no_missed_drop():
+    pm = _game()
+    feed = _feed(pm)
+    feed("slide", 2.0, slide=3, offset=2, mcu_ms=2000)
+    [alert] = pm.open_alerts()
+    assert alert.kind == "put_back" and alert.choices == []
