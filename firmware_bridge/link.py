@@ -97,9 +97,12 @@ class LinkState:
             self._board = None if board is None else check_board_position(board)  # type: ignore[arg-type]
         # Each hole's drops as counted by the board (modulo 256) and already reported;
         # None until a full state or a boot gives the baseline.
-        self._drops: list[int] | None = None
+        self._drops: list[int | None] | None = None
+        self._known_mcu_ms: int | None = None  # board time when the known counts were last right
         if known_positions and known_positions.get("drops") is not None:
             self._drops = self._check_counts(known_positions["drops"])
+            mcu = known_positions.get("drops_mcu_ms")
+            self._known_mcu_ms = mcu if isinstance(mcu, int) else None
         self._ever_synced = False
         self._outbox = bytearray()
         self._host_seq = 0
@@ -149,7 +152,7 @@ class LinkState:
         "board": position|None}``."""
         return {"slides": dict(self._slides), "board": self._board}
 
-    def drop_counts(self) -> list[int] | None:
+    def drop_counts(self) -> list[int | None] | None:
         """Each top hole's drop count (modulo 256) as last reported, or None before the
         first full state; give it back as ``known_positions["drops"]`` after a restart."""
         return None if self._drops is None else list(self._drops)
@@ -294,6 +297,14 @@ class LinkState:
         if state.drops is not None:
             if self._drops is None:
                 self._drops = list(state.drops)  # first contact: drops before it are not ours
+            elif self._known_mcu_ms is not None and state.mcu_ms < self._known_mcu_ms:
+                # The board's clock went back: it restarted while the service was away, and
+                # its counts start again from 0. What was dropped before that is lost.
+                log.warning("the board restarted while the service was away: its drop counts are taken as they are")
+                self._drops = list(state.drops)
+            else:  # a hole never reported before the restart: its count is the baseline
+                self._drops = [c if c is not None else n for c, n in zip(self._drops, state.drops)]
+            self._known_mcu_ms = None
             for column, count in enumerate(state.drops):
                 self._catch_up_drops(column, count, state.mcu_ms, wall, out)
         self._ever_synced = True
@@ -340,13 +351,16 @@ class LinkState:
         ``count``; returns how many. A count far behind means the board restarted
         without the host seeing its boot HELLO: take it as the new baseline."""
         assert self._drops is not None
-        missing = (count - self._drops[column]) % msg.DROP_COUNT_MODULO
+        known = self._drops[column]
+        if known is None:  # never reported, and no full state yet: this frame is one drop
+            known = self._drops[column] = (count - 1) % msg.DROP_COUNT_MODULO
+        missing = (count - known) % msg.DROP_COUNT_MODULO
         if missing >= msg.DROP_COUNT_MODULO // 2:
             self._restarted(column, count)
             return 0
         for _ in range(missing):
-            self._drops[column] = (self._drops[column] + 1) % msg.DROP_COUNT_MODULO
-            data: dict[str, object] = {"column": column, "mcu_ms": mcu_ms, "count": self._drops[column]}
+            known = self._drops[column] = (known + 1) % msg.DROP_COUNT_MODULO
+            data: dict[str, object] = {"column": column, "mcu_ms": mcu_ms, "count": known}
             if recovered:
                 # Its frame was lost: mcu_ms is when the board told the count; the drop
                 # happened before, and after after_mcu_ms (the last frame before the loss).
@@ -358,11 +372,13 @@ class LinkState:
             out.append(Observation(kind=PEG_DROP, t=wall, source="serial", data=data))
         return missing
 
-    def _check_counts(self, counts: object) -> list[int]:
+    def _check_counts(self, counts: object) -> list[int | None]:
+        """Known counts after a restart; None for a hole whose count was never reported
+        (the board's first full state gives it)."""
         values = list(counts)  # type: ignore[call-overload]
-        if len(values) != self.holes or not all(isinstance(v, int) and 0 <= v < msg.DROP_COUNT_MODULO
+        if len(values) != self.holes or not all(v is None or (isinstance(v, int) and 0 <= v < msg.DROP_COUNT_MODULO)
                                                 for v in values):
-            raise ValueError(f"known drop counts {counts!r}: {self.holes} numbers 0..255 expected")
+            raise ValueError(f"known drop counts {counts!r}: {self.holes} numbers 0..255 (or None) expected")
         return values
 
     def _on_reply(self, reply: msg.Reply) -> None:

@@ -50,9 +50,26 @@ def attach(session: Any, settings: Any, game_options: dict[str, Any]) -> list[An
     profile = load_profile(game_options.get("profile"))
     gpio = attach_gpio(session, settings.gpio, columns=profile.columns)
     game_options.update(gpio.pins.game_options())
-    bridge = Bridge(settings.serial.port, session.submit, baudrate=settings.serial.baudrate, holes=profile.columns)
+    bridge = Bridge(settings.serial.port, session.submit, baudrate=settings.serial.baudrate, holes=profile.columns,
+                    known_positions=known_counts(session.sensed, profile.columns))
     session.health_sources["serial"] = bridge.health
     return [gpio, bridge]
+
+
+def known_counts(sensed: dict[str, Any], holes: int) -> dict[str, Any] | None:
+    """The board's drop counts the session last logged, for the bridge after a restart
+    (the drops made while the service was away are then reported, as ``recovered``),
+    with the board time they were right at; None before any drop was logged.
+
+        >>> known_counts({"slides": {}, "board": 2, "drops": {"3": 5}, "mcu_ms": 91000}, 7)
+        {'drops': [None, None, None, 5, None, None, None], 'drops_mcu_ms': 91000}
+        >>> known_counts({"slides": {}, "board": 2}, 7) is None
+        True
+    """
+    counts = sensed.get("drops")
+    if not counts:
+        return None
+    return {"drops": [counts.get(str(c)) for c in range(holes)], "drops_mcu_ms": sensed.get("mcu_ms")}
 
 
 def simulate(session: Any, *, settings: Any, game_options: dict[str, Any], pace: float, seed: int | None,

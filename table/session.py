@@ -150,7 +150,9 @@ class Session:
         its adapter first. The sensors' last readings travel in the observation so that
         a replay knows where the physical parts stood."""
         with self._lock:
-            sensed = {"slides": dict(self.sensed["slides"]), "board": self.sensed["board"]}
+            sensed = {**self.sensed, "slides": dict(self.sensed["slides"])}
+            if "drops" in sensed:
+                sensed["drops"] = dict(sensed["drops"])
         return self.submit(Observation(kind=K.GAME_START, t=self._t(t), source=source,
                                        data={"game": game, "options": options or {}, "sensed": sensed}))
 
@@ -398,6 +400,13 @@ class Session:
             self.sensed["slides"][str(obs.data["slide"])] = obs.data["offset"]
         elif obs.kind == K.BOARD:
             self.sensed["board"] = obs.data["position"]
+        elif obs.kind == K.PEG_DROP and obs.source == "serial" and isinstance(obs.data.get("count"), int):
+            # The board's count per top hole: after a restart the bridge asks the board for
+            # the drops made while the service was away (firmware_bridge ``known_positions``).
+            self.sensed.setdefault("drops", {})[str(obs.data["column"])] = obs.data["count"]
+        if obs.source == "serial" and isinstance(obs.data.get("mcu_ms"), int) and obs.kind in (
+                K.SLIDE, K.BOARD, K.PEG_DROP):
+            self.sensed["mcu_ms"] = obs.data["mcu_ms"]  # the board's clock: going back means it restarted
 
     def _start(self, obs: Observation) -> None:
         self.game_seq = obs.seq or 0
@@ -470,6 +479,10 @@ class Session:
         sensed = start.data.get("sensed")
         if isinstance(sensed, dict) and isinstance(sensed.get("slides"), dict):
             self.sensed = {"slides": dict(sensed["slides"]), "board": sensed.get("board")}
+            if isinstance(sensed.get("drops"), dict):
+                self.sensed["drops"] = dict(sensed["drops"])
+            if isinstance(sensed.get("mcu_ms"), int):
+                self.sensed["mcu_ms"] = sensed["mcu_ms"]
             return
         if start.seq is not None and not self._replaying:
             return  # an undo's rebuild keeps what it remembers

@@ -222,3 +222,25 @@ def test_the_drop_checker_does_catch_a_doubled_drop():
 
     run.link.feed = doubling_feed
     assert run.run(min_frames=300).drop_mismatches
+
+
+def test_known_counts_with_unknown_holes_take_the_board_s_count_for_those():
+    board = BoardModel()
+    board.boot(0)
+    for column in (1, 3, 3):
+        board.drop(column, 10)
+    # the session had logged hole 4 at 1 (one more drop came while it was away); hole 2 never
+    link = LinkState(known_positions={"drops": [None, None, None, 1, None, None, None], "drops_mcu_ms": 5})
+    assert drops(connected(link, board, now=1.0)) == [(3, True)]
+    assert link.drop_counts() == [0, 1, 0, 2, 0, 0, 0]
+
+
+def test_a_board_restarted_while_the_service_was_away_brings_no_made_up_drops(caplog):
+    board = BoardModel()
+    board.boot(0)                                  # booted again since: its clock starts from 0
+    for column in (3, 3, 3):
+        board.drop(column, 10)
+    link = LinkState(known_positions={"drops": [0, 0, 0, 1, 0, 0, 0], "drops_mcu_ms": 90_000})
+    with caplog.at_level(logging.WARNING, logger="firmware_bridge"):
+        assert drops(connected(link, board, now=1.0)) == []
+    assert link.drop_counts() == [0, 0, 0, 3, 0, 0, 0] and "restarted while the service was away" in caplog.text
