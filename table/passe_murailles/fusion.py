@@ -173,6 +173,8 @@ class BeamFusion:
             missed = self._missed_drop_choice(s.column)
             if missed is not None:
                 choices.append(missed)
+            if not self.put_back:  # a peg dropped unseen some moves ago, falling now
+                choices += self._earlier_choice(earlier_drops(self.g, None, lands_at=s.column, min_back=1))
             self._fusion_alert(obs, "unexpected_beam", match, text(
                 f"The beam over column {s.column + 1} saw a peg fall, but no peg should have fallen there.",
                 f"Le faisceau de la colonne {s.column + 1} a vu tomber un pion, mais aucun pion ne devait "
@@ -241,6 +243,11 @@ class BeamFusion:
                 self._entered(obs, alert, match)
             elif choice == DROPPED and alert.kind == "unexpected_beam":
                 self._missed_drop_landed(obs, match.seen)
+            elif choice == MISSED_EARLIER and alert.kind == "unexpected_beam":
+                found = {d.key: d for d in earlier_drops(self.g, None, lands_at=s.column, min_back=1)}
+                if obs.data.get("earlier") not in found:
+                    raise PhysicsError("that drop no longer fits the game")
+                self._put_in(obs, found[obs.data["earlier"]])  # its landing is the beam already seen
             else:
                 raise PhysicsError(f"unknown choice {choice!r}")
         except (PhysicsError, KeyError, TypeError, ValueError) as exc:

@@ -45,17 +45,19 @@ class EarlierDrop:
 
 
 def earlier_drops(game: Game, colour: str | None, *, then_drop: int | None = None, shows_at: int | None = None,
-                  then: Action | None = None, min_back: int = 0, max_back: int = MAX_BACK) -> list[EarlierDrop]:
+                  then: Action | None = None, lands_at: int | None = None, min_back: int = 0,
+                  max_back: int = MAX_BACK) -> list[EarlierDrop]:
     """Drops missed ``min_back``..``max_back`` actions ago (by whoever was to play then)
     that explain the camera's ``colour``: with the later actions replayed after it, ``colour`` is to play and may drop
     into ``then_drop`` (whose peg then shows in that hole), or ``colour`` shows down
     top hole ``shows_at``; or (``then``, no colour) a move the rules refuse now
-    becomes legal. Not past a person's correction (it was made on the game as it
+    becomes legal; or (``lands_at``) its peg is the one a beam nobody expected saw
+    land over that column, on the last move. Not past a person's correction (it was made on the game as it
     stood)."""
     if then_drop is not None:
         then = DropPeg(then_drop)
     history = game.history
-    landed = sorted(l.column for l in game.landings)
+    landed = sorted([l.column for l in game.landings] + ([] if lands_at is None else [lands_at]))
     fixed = max((c["at"] for c in game.corrections), default=0)
     trial = copy.deepcopy(game)
     found: list[EarlierDrop] = []

@@ -140,3 +140,25 @@ def test_a_move_refused_for_two_notches_offers_no_missed_drop():
     feed("slide", 2.0, slide=3, offset=2, mcu_ms=2000)
     [alert] = pm.open_alerts()
     assert alert.kind == "put_back" and alert.choices == []
+
+
+def test_a_beam_nobody_expected_offers_the_unseen_drop_of_some_moves_ago_whose_peg_fell_now():
+    pm = _game()
+    feed = _feed(pm)
+    # red's drop into top hole 1 was missed (no camera): red-1 rests in slide 2 and red
+    # loses a turn; blue moves slides 2 and 4, red slide 5, and red-1 falls over column 2
+    for t, slide, offset in ((2.0, 2, 1), (4.0, 4, -1), (6.0, 5, 1)):
+        feed("slide", t, slide=slide, offset=offset, mcu_ms=int(t * 1000))
+    feed("beam", 6.1, source="gpio", column=1)
+    feed("tick", 7.0, source="timer")
+    [alert] = pm.open_alerts()
+    assert alert.kind == "unexpected_beam"
+    [choice] = [c for c in alert.choices if c["id"] == "missed_earlier"]
+    assert "0:0" in [o["value"] for o in choice["fields"][0]["options"]]
+    pm.observe(Observation("resolve", t=T0 + 8.0, source="dashboard",
+                           data={"alert": alert.id, "choice": "missed_earlier", "earlier": "0:0"}))
+    assert pm.open_alerts() == []
+    assert pm.g.history == [DropPeg(0), MoveSlide(2, 1), MoveSlide(4, -1), MoveSlide(5, 1)]
+    assert pm.g.frame.peg("red-1").where == "board" and pm.g.frame.peg("red-1").column == 1
+    feed("tick", 9.0, source="timer")
+    assert pm.open_alerts() == []                     # the beam already seen was its landing
