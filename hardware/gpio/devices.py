@@ -244,10 +244,14 @@ class Buzzer:
         self.off_time = off_time
         self.sounded = 0
         self.device = GpioBuzzer(pin, pin_factory=pin_factory)
+        # gpiozero's beep stops the previous beeps' thread; from two threads at once one could
+        # stop a thread the other had made but not started yet ("cannot join thread before it is started")
+        self._lock = threading.Lock()
 
     def sound(self, times: int = 1) -> None:
-        self.sounded += 1
-        self.device.beep(on_time=self.on_time, off_time=self.off_time, n=times, background=True)
+        with self._lock:
+            self.sounded += 1
+            self.device.beep(on_time=self.on_time, off_time=self.off_time, n=times, background=True)
 
     def close(self) -> None:
         self.device.close()

@@ -155,3 +155,27 @@ def test_stop_releases_the_pins_for_the_next_attach(tmp_path, factory, clock):
     second.start()
     assert session.health()["gpio"]["running"] is True
     second.stop()
+
+
+def test_the_buzzer_sounded_from_many_threads_at_once_never_fails(factory):
+    import threading
+
+    from hardware.gpio.devices import Buzzer
+
+    buzzer = Buzzer(22, on_time=0.001, off_time=0.001, pin_factory=factory)
+    errors: list[BaseException] = []
+
+    def alert() -> None:
+        for _ in range(50):
+            try:
+                buzzer.sound(1)
+            except BaseException as exc:  # what a caller would see
+                errors.append(exc)
+
+    threads = [threading.Thread(target=alert) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    buzzer.close()
+    assert errors == [] and buzzer.sounded == 400
