@@ -78,9 +78,8 @@ def simulate(session: Any, *, settings: Any, game_options: dict[str, Any], pace:
     the real bridge, and the beams and buttons on gpiozero's MockFactory pins; with
     ``camera``, the top holes are also filmed (rendered frames, the real vision code:
     about 40 MB more and a little CPU at every change, so ``run --sim`` asks ``--camera``)."""
-    from gpiozero.pins.mock import MockFactory
-
     from hardware.gpio import attach_gpio
+    from hardware.gpio.mock_pins import simulated_pins
     from hardware.gpio.sim_pins import GpioSensors
     from hardware.sim_table import Faults, SimulatedTable
     from table.passe_murailles import load_profile
@@ -88,7 +87,7 @@ def simulate(session: Any, *, settings: Any, game_options: dict[str, Any], pace:
 
     profile = load_profile(game_options.get("profile"))
     clock = RealClock()
-    factory = MockFactory()
+    factory = simulated_pins()  # running for days, its pins must not keep every edge
     gpio = attach_gpio(session, settings.gpio, pin_factory=factory, clock=clock, columns=profile.columns)
     game_options.update(gpio.pins.game_options())
     parsed = Faults.parse(faults or None)

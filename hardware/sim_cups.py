@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from gpiozero.pins.mock import MockFactory
 
+from hardware.gpio.mock_pins import simulated_pins
 from hardware.gpio.seat_buttons import DEFAULT_SEAT_PINS, SeatButtons
 from table.errors import Refused
 from table.observations import Observation
@@ -99,7 +99,7 @@ class CameraPtiPassPassTable:
         self.faults = parse_faults(faults)
         self.players_choice = players
         self.clock = clock or ManualClock(1_700_000_000.0)
-        self.factory = MockFactory()
+        self.factory = simulated_pins()
         self.buttons = SeatButtons([tuple(p) for p in DEFAULT_SEAT_PINS], on_press=self._pressed, clock=self.clock,
                                    pin_factory=self.factory)
         all_cells = [(r, c) for r in range(3) for c in range(6)]

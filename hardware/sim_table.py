@@ -567,12 +567,16 @@ class SimulatedTable(PlayerThread):
         self.camera.show({c: v.colour for c, v in seen.items()}, depths={c: v.slide for c, v in seen.items()})
 
     def _report_falls(self, events: list[Any]) -> None:
+        falling = False
         for event in events:
             if isinstance(event, PushedOff):
                 self.sensors.side_spill(event.side)
             elif isinstance(event, Landed):
-                if self.fall_time:
+                if self.fall_time and not falling:
+                    # the pegs one move lets go fall together: one fall time, not one each
+                    # (one each pushed the last beam of a big move past the landing window)
                     self.clock.sleep(self.fall_time)
+                falling = True
                 self._landed(event.column)
 
     def _landed(self, column: int) -> None:

@@ -48,9 +48,9 @@ def serve(data: Path, seed: int) -> int:
     """The service on the simulated frame in virtual time until SIGTERM; one JSON line
     on stdout when ready (then it waits for ``go`` on stdin), one after every move
     (``seq``: everything up to it is acknowledged)."""
-    from gpiozero.pins.mock import MockFactory
 
     from hardware.gpio import attach_gpio
+    from hardware.gpio.mock_pins import simulated_pins
     from hardware.gpio.sim_pins import GpioSensors
     from hardware.sim_table import GAME, SimulatedTable
     from table.backup import Keeper
@@ -70,7 +70,7 @@ def serve(data: Path, seed: int) -> int:
     keeper = Keeper(session, checkpoint_every=1e12, mark_every=1e12, daily=False)
     server = DashboardServer(create_app(session), port=0, keeper=keeper)
     server.start()
-    factory = MockFactory()
+    factory = simulated_pins()  # pins that forget old edges, as run --sim's do
     gpio = attach_gpio(session, {}, pin_factory=factory, clock=clock, columns=7)
     gpio.start()
     sensors = GpioSensors(session, factory, gpio.pins, clock, seed=seed)
@@ -102,10 +102,6 @@ def serve(data: Path, seed: int) -> int:
         table.play_one()
         moves += 1
         if clock() >= next_chores:
-            # gpiozero's mock pins keep every edge for tests' assertions (real pins keep none):
-            # left alone they grow the process by ~7,000 blocks an hour, the service none
-            for pin in factory.pins.values():
-                pin.clear_states()
             log.checkpoint()
             keeper.daily_chores(clock())
             next_chores += CHECKPOINT_EVERY_S
