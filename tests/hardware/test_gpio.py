@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
 from hardware.gpio import EdgeDebouncer, GpioConfigError, PinMap, attach_gpio
 from hardware.gpio.devices import Beam
@@ -14,13 +13,6 @@ from table.log import EventLog
 from table.observations import Observation
 from table.session import Session
 from table.timers import ManualClock
-
-
-@pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.reset()
 
 
 @pytest.fixture

@@ -21,13 +21,6 @@ PINS = [[5, 6], [13, 19], [26, 16], [20, 21]]
 
 
 @pytest.fixture
-def factory():
-    f = MockFactory()
-    yield f
-    f.reset()
-
-
-@pytest.fixture
 def table(tmp_path, factory):
     clock = ManualClock(1000.0)
     session = Session(EventLog(tmp_path / "log.sqlite3"), clock=clock)
