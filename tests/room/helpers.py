@@ -14,7 +14,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from tests.support import wait_until
+from tests.support import stop_process, wait_until
 
 MOSQUITTO = "/usr/sbin/mosquitto"
 
@@ -156,9 +156,4 @@ class TableProcess:
         self.proc.wait()
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_process(self.proc)
