@@ -16,7 +16,10 @@ questions) is answered the way the players would tap, and counted.
 Faults (``faults="crooked@0.1,hand@0.2,burst@0.1"``): ``crooked`` lays a played card
 half off the trick zone (the camera cannot say it is in the trick: a question), ``hand``
 keeps a hand over the card for a few frames before it lands, ``burst`` drops the frames of
-a change but the last ones (a camera that stalls).
+a change but the last ones (a camera that stalls), ``unknown`` has the recogniser abstain
+on a played card while it lies where it was laid (a reflection over its face, or an owner's
+``--partial`` enrolment without it; the abstention is injected at the recogniser's output,
+since both rendered causes also misname or break the outline): the page asks which card.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
 TRICK_SLOTS = [(310, 178), (400, 178), (490, 178), (345, 290), (455, 290)]
 SEAT_SPOTS = {1: (400, 402), 2: (80, 225), 3: (400, 50), 4: (715, 225), 5: (150, 402), 6: (650, 402)}
 CROOKED_AT = (400, 322)       # a card pushed half out of the trick, its centre in no zone
-FAULT_KINDS = ("crooked", "hand", "burst")
+FAULT_KINDS = ("crooked", "hand", "burst", "unknown")
 RENDER_EVERY = 6              # frames drawn from one rendering before the scene is drawn again
 
 
@@ -77,6 +80,21 @@ class RoundFigures:
     steps: int = 0
 
 
+class _Abstaining:
+    """A recogniser that abstains on the cards of ``unread`` (their outline kept whole)."""
+
+    def __init__(self, recogniser: Any, unread: set[str]):
+        self.inner, self.unread = recogniser, unread
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def recognise(self, image: np.ndarray) -> list:
+        from dataclasses import replace
+
+        return [replace(m, card=None) if m.card in self.unread else m for m in self.inner.recognise(image)]
+
+
 class CardCamera:
     """A fixed camera over the table: renders the cards where they lie and feeds the
     frames through calibration and :class:`TableWatcher` into ``session``."""
@@ -103,6 +121,8 @@ class CardCamera:
         self._render, self._placement, self._style = render_table, Placement, SceneStyle.clean()
         self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir)), calibration, self.profile,
                                     appear_frames=appear_frames, vanish_frames=vanish_frames, empty_table=shot)
+        self.unread: set[str] = set()   # the cards the recogniser abstains on (the ``unknown`` fault)
+        self.watcher.recogniser = _Abstaining(self.watcher.recogniser, self.unread)
         self.settle_frames = max(appear_frames, vanish_frames) + 1
         self.max_frames = 90   # 3 s: how long the players leave a card before the next move
         self.noise = False
@@ -229,6 +249,8 @@ class CameraPassPassTable:
         in_trick = sum(1 for z, _, _ in self.where.values() if z == "trick")
         centre: tuple[float, float] = TRICK_SLOTS[in_trick % len(TRICK_SLOTS)]
         crooked = self._hit("crooked")
+        if not crooked and self._hit("unknown"):
+            self.camera.unread.add(card)   # unreadable where it lies: the page asks which card
         if crooked:
             centre = CROOKED_AT
         self.where[card] = ("trick", centre, self.rng.uniform(-4, 4))
@@ -241,6 +263,7 @@ class CameraPassPassTable:
 
     def _move(self, card: str, zone: str) -> None:
         """A taken card goes on its taker's pile (a pile per seat, each card squarely on the last)."""
+        self.camera.unread.discard(card)   # picked up: read again where it lands
         x, y = SEAT_SPOTS[int(zone[4:])]
         self.where[card] = (zone, (x, y), 0.0)
         self.order = [c for c in self.order if c != card] + [card]
@@ -249,7 +272,7 @@ class CameraPassPassTable:
     def _show(self, hand: bool = False, gone: set | None = None) -> None:
         skip = self.camera.settle_frames if self._hit("burst") else 0
         top = self.order[-1:] if self.order else []
-        expect = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in top}
+        expect = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in top if c not in self.camera.unread}
         self.camera.show([(c, self.where[c][1], self.where[c][2]) for c in self.order], hand=hand, skip=skip,
                          expect=expect, gone=gone)
         self._answer(self._fig)   # the page asks at once; someone taps before the next card moves
@@ -273,6 +296,10 @@ class CameraPassPassTable:
                 card = alert["expected"]["card"]
                 zone = self.where.get(card, ("", None, 0.0))[0]   # where the card lies now, as the players see
                 choice = zone if zone.startswith("seat") else "back"
+            elif kind == "camera_unknown_question":
+                fig.questions += 1
+                ids = [c["id"] for c in alert["choices"]]
+                choice = next((c for c in self.camera.unread if c in ids and c in self.where), "none")
             elif kind == "camera_order_question":
                 fig.questions += 1
                 seat, cards = alert["expected"]["seat"], alert["expected"]["cards"]

@@ -17,7 +17,13 @@ Kinds (``source="camera"``):
   content with no cup on it (colours sorted, one per token, maybe empty).
 * ``peg_seen`` {column, colour} when a peg stays in a frame top hole.
 
-Unknown cards (the recogniser abstained) make no observation. With ``empty_table`` (a
+* ``card_unknown`` {zone, corners_mm, unknown} when a whole card outline (not a guess
+  inside a merged blob, but on the ``pile`` every card is one) in a zone stays unnamed
+  in one place for ``appear_frames`` frames (on the pile also ``landed`` and ``hands``):
+  once per resting place (``unknown`` is its id); ``card_unknown_gone`` {zone, unknown}
+  withdraws it when the outline leaves or gets a name (then ``card_seen``).
+
+With ``empty_table`` (a
 frame of the table without cards, e.g. the calibration shot) cards are found by how they
 differ from it, on any cloth, and only card-sized outlines count.
 """
@@ -37,6 +43,7 @@ from vision.tokens import ColourModel, read_cell, read_hole
 
 PILE_ZONE = "pile"    # Passe Éclair's centre pile: its card_seen carry ``landed`` and ``hands``
 COVERED_SHARE = 0.3   # a card whose last outline is this much under something now seen is covered
+SAME_PLACE_MM = 20.0  # an unnamed outline this close to the last one is the same card resting there
 
 
 class TableWatcher:
@@ -56,6 +63,8 @@ class TableWatcher:
         self.source = source
         self.hands = hands   # who reached the pile (vision/hands.py); card_seen on the pile says it
         self.cards = StabilityFilter(appear_frames, vanish_frames)
+        self.unknown = StabilityFilter(appear_frames, vanish_frames)   # unnamed whole cards, keyed by place
+        self._unknown_ids = 0
         self.cells = StabilityFilter(appear_frames, vanish_frames)
         self.holes = StabilityFilter(appear_frames, vanish_frames)
         self._last_px: dict = {}          # card key -> outline in image px, last time it was seen
@@ -77,6 +86,11 @@ class TableWatcher:
     def _cards(self, frame) -> list[Observation]:
         matches = self.recogniser.recognise(frame.image)
         current = {}
+        named = [(k[0], self._last_px[k]) for k in self.cards.present if k in self._last_px]
+        # at a named card's place and closest to its face: that card read less well, not news
+        # (a new card laid on it, as on a pile, is closest to another face)
+        unnamed = [m for m in matches if m.card is None
+                   and not any(m.best == card and quad_overlap(px, m.corners) >= 0.5 for card, px in named)]
         for m in matches:
             if m.card is None:
                 continue
@@ -98,6 +112,42 @@ class TableWatcher:
             else:
                 self._last_px.pop(ch.key, None)
                 obs.append(Observation.now("card_gone", source=self.source, t=ch.t, card=card, zone=zone))
+        return obs + self._unknown(unnamed, matches, frame.t)
+
+    def _unknown(self, unnamed, matches, t: float) -> list[Observation]:
+        """Whole outlines the recogniser would not name, debounced like named cards; a key
+        is a resting place (an id and its centre), so a card is reported once, not each frame."""
+        tracked = list(self.unknown.present) + list(self.unknown._seen_run)
+        current = {}
+        for m in unnamed:
+            corners_mm = self.cal.to_table(m.corners)
+            centre = corners_mm.mean(axis=0)
+            key = next((k for k in tracked if k not in current
+                        and np.hypot(centre[0] - k[1], centre[1] - k[2]) <= SAME_PLACE_MM), None)
+            if key is None:
+                self._unknown_ids += 1
+                key = (self._unknown_ids, float(centre[0]), float(centre[1]))
+            zone = self.profile.zone_of(centre)
+            if zone is None or not (m.complete or zone == PILE_ZONE):
+                # off every zone: nothing a game could ask about; a guess inside a merged
+                # blob is only a card on the pile, where each card lies on the last one
+                continue
+            current[key] = (zone, [[round(float(x), 1), round(float(y), 1)] for x, y in corners_mm], m.corners)
+        # covered by a hand or another card: neither seen nor gone (as named cards)
+        hold = [k for k in self.unknown.present if k not in current
+                and any(quad_overlap(self.unknown.present[k][2], m.corners) >= COVERED_SHARE
+                        for m in matches if m.card is None and not m.complete)]
+        obs = []
+        for ch in self.unknown.update(current, t, hold):
+            zone, corners_mm, _ = ch.payload
+            if ch.kind == "seen":
+                extra = {} if self.hands is None or zone != PILE_ZONE else \
+                    {"landed": ch.first_t, "hands": self.hands.recent(ch.first_t)}
+                obs.append(Observation.now("card_unknown", source=self.source, t=ch.t, zone=zone,
+                                           corners_mm=corners_mm, unknown=ch.key[0], **extra))
+            else:
+                obs.append(Observation.now("card_unknown_gone", source=self.source, t=ch.t, zone=zone,
+                                           unknown=ch.key[0]))
         return obs
 
     def _tokens(self, frame) -> list[Observation]:

@@ -16,9 +16,10 @@ table profile (``trick``, ``seat1`` … ``seat6``; seat ``i`` of the game sits b
 What the rules do not allow raises an alert saying what to put back (a card already played
 this round, a card laid while the trick is being taken, a take by the wrong seat, a card
 that did not come from the trick). What the camera is unsure of — a card that came to rest
-half off every zone while a play is awaited — becomes a question with one-tap answers, never
-a guess. ``card_gone`` facts change nothing (cards are gathered at the end of each round,
-and the cards nobody took leave the trick).
+half off every zone while a play is awaited, or a whole card it cannot name laid in the
+trick (``card_unknown``: "which card did <player> play?", the legal cards and "no card") —
+becomes a question with one-tap answers, never a guess. ``card_gone`` facts change nothing
+(cards are gathered at the end of each round, and the cards nobody took leave the trick).
 
     >>> from table.pass_pass.adapter import PassPassAdapter
     >>> start = Observation.now("game_start", source="t", game="pass-pass", options={"players": 3})
@@ -47,12 +48,16 @@ if TYPE_CHECKING:  # the adapter imports this module
 
 CARD_SEEN = "card_seen"
 CARD_GONE = "card_gone"
-CAMERA_KINDS = frozenset({CARD_SEEN, CARD_GONE})
+CARD_UNKNOWN = "card_unknown"            # a whole card the camera could not name (vision/pipeline.py)
+CARD_UNKNOWN_GONE = "card_unknown_gone"  # that card left, or got its name
+CAMERA_KINDS = frozenset({CARD_SEEN, CARD_GONE, CARD_UNKNOWN, CARD_UNKNOWN_GONE})
+UNKNOWN_QUESTION = "camera_unknown_question"
+NO_CARD = {"id": "none", "label": text("No card", "Pas de carte")}
 TRICK_ZONE = "trick"
 DONE = [{"id": "done", "label": text("Done", "C'est fait")}]
 # Alerts this module raises; a resolve naming one of the questions acts on its answer.
 QUESTION_KINDS = frozenset({"camera_play_question", "camera_record_question", "camera_take_question",
-                            "camera_order_question"})
+                            "camera_order_question", UNKNOWN_QUESTION})
 
 
 def seat_of_zone(zone: Any, players: int) -> int | None:
@@ -113,6 +118,9 @@ class CameraReader:
     def observe(self, obs: Observation) -> None:
         if obs.kind == CARD_GONE and not self.a.g.is_over():
             self._gone(obs)
+        if obs.kind in (CARD_UNKNOWN, CARD_UNKNOWN_GONE):
+            self._unknown(obs)
+            return
         if obs.kind != CARD_SEEN or self.a.g.is_over():
             return
         card_id, zone = obs.data.get("card"), obs.data.get("zone")
@@ -165,6 +173,29 @@ class CameraReader:
         for alert in self.a.open_alerts():
             if alert.kind == "camera_take_question" and alert.expected["card"] == card_id:
                 alert.resolved = "seen"
+
+    # ------------------------------------------------------------------ unnamed cards
+    def _unknown(self, obs: Observation) -> None:
+        """A whole card the camera cannot name laid in the trick while a play is awaited:
+        ask which card, never guess; withdrawn when it leaves or gets a name. At a seat it
+        asks nothing: a trick card leaving unseen already asks who took it (``_gone``), and
+        a pile's top card that flickers unnamed is no news."""
+        g, unknown = self.a.g, obs.data.get("unknown")
+        if obs.kind == CARD_UNKNOWN_GONE:
+            for alert in self.a.open_alerts():
+                if alert.kind == UNKNOWN_QUESTION and alert.expected.get("unknown") == unknown:
+                    alert.resolved = "gone"   # named since (its card_seen did the move) or taken back
+            return
+        if g.is_over() or obs.data.get("zone") != TRICK_ZONE or g.phase != "play":
+            return
+        seat = g.to_act
+        # the engine's legal plays: the hand if known, else the cards not seen this round
+        cards = [self._card(a.card if isinstance(a.card, str) else a.card.id) for a in g.legal_actions()]
+        self._alert(obs, UNKNOWN_QUESTION,
+                    f"A card was laid but not recognised: which card did {self._name(seat, 'en')} play?",
+                    f"Une carte a été posée mais pas reconnue : quelle carte {self._name(seat, 'fr')} a-t-il jouée ?",
+                    choices=[{"id": c.id, "label": text(c.name("en"), c.name("fr"))} for c in cards] + [NO_CARD],
+                    expected={"unknown": unknown, "seat": seat})
 
     def _in_trick(self, obs: Observation, card) -> None:
         g = self.a.g
@@ -320,6 +351,10 @@ class CameraReader:
                 seat = seat_of_zone(alert.resolved, self.a.g.players)
                 if seat is not None:
                     self._at_seat(obs, self._card(alert.expected["card"]), seat)
+            elif alert.kind == UNKNOWN_QUESTION and alert.resolved != NO_CARD["id"]:
+                seat = alert.expected["seat"]
+                if self.a.g.phase == "play" and self.a.g.to_act == seat:
+                    self.apply(PlayCard(seat, alert.resolved), obs)
             elif alert.kind == "camera_record_question" and alert.resolved.isdigit():
                 self.apply(RecordMember(alert.expected["team"], int(alert.resolved)), obs)
         except (IllegalAction, InvalidInput) as exc:

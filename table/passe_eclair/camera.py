@@ -10,6 +10,9 @@ it lies still on the ``pile`` zone, with ``landed`` (the time of its first frame
   its landing time (a wrong card is flagged, never refused: it lies there);
 * when two hands were in (or none was seen), a one-tap question asks who laid it, and the
   answer places it at the time it landed.
+* a new top card the camera cannot name (``card_unknown``) is a question "which card?"
+  among those the rules allow on the pile; the answer is then taken as the camera's
+  sighting (placed for the one hand that came in, or asked who).
 
     >>> from table.passe_eclair.adapter import PasseEclairAdapter
     >>> pe = PasseEclairAdapter(Observation.now("game_start", source="t", game="passe-eclair",
@@ -35,9 +38,12 @@ if TYPE_CHECKING:  # the adapter imports this module
 
 CARD_SEEN = "card_seen"
 CARD_GONE = "card_gone"
-CAMERA_KINDS = frozenset({CARD_SEEN, CARD_GONE})
+CARD_UNKNOWN = "card_unknown"            # a whole card the camera could not name (vision/pipeline.py)
+CARD_UNKNOWN_GONE = "card_unknown_gone"  # that card left, or got its name
+CAMERA_KINDS = frozenset({CARD_SEEN, CARD_GONE, CARD_UNKNOWN, CARD_UNKNOWN_GONE})
 PILE_ZONE = "pile"
 WHO_PLACED = "camera_who_placed"
+WHICH_CARD = "camera_which_card"
 
 
 class PileCamera:
@@ -47,6 +53,9 @@ class PileCamera:
         self.a, self._apply = adapter, apply
 
     def observe(self, obs: Observation) -> None:
+        if obs.kind in (CARD_UNKNOWN, CARD_UNKNOWN_GONE):
+            self._unknown(obs)
+            return
         card = obs.data.get("card")
         if obs.kind != CARD_SEEN or obs.data.get("zone") != PILE_ZONE or card not in ALL_CARD_IDS:
             return
@@ -73,13 +82,45 @@ class PileCamera:
             choices=[{"id": str(s), "label": text(names_en[s], names_fr[s])} for s in choices],
             expected={"card": card, "t": t}))
 
+    def _unknown(self, obs: Observation) -> None:
+        """A new top card the camera cannot name: ask which card (those the rules allow on
+        the pile), never guess; withdrawn when it leaves or gets a name."""
+        unknown = obs.data.get("unknown")
+        if obs.kind == CARD_UNKNOWN_GONE:
+            for alert in self.a.open_alerts():
+                if alert.kind == WHICH_CARD and alert.expected.get("unknown") == unknown:
+                    alert.resolved = "gone"
+            return
+        g = self.a.g
+        if obs.data.get("zone") != PILE_ZONE or g.phase != "playing":
+            return
+        hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
+        seats = hands or list(range(g.players))
+        cards = sorted({c for s in seats for c in g.playable(s)})
+        self.a.raise_alert(Alert(
+            id=self.a.new_alert_id(obs), kind=WHICH_CARD, since=obs.t, seen=dict(obs.data),
+            message=text("A card was laid on the pile but not recognised: which card is it?",
+                         "Une carte a été posée sur la pile mais pas reconnue : laquelle est-ce ?"),
+            choices=[{"id": c, "label": text(card_label(c, "en"), card_label(c, "fr"))} for c in cards]
+            + [{"id": "none", "label": text("No card", "Pas de carte")}],
+            expected={"unknown": unknown, "obs": dict(obs.data), "t": obs.t}))
+
     def resolve(self, obs: Observation) -> bool:
-        """Place the card of a "who laid it" question for the seat chosen; False if the
+        """Place the card of a "who laid it" question for the seat chosen, or name the card
+        of a "which card" one (then placed as if the camera had named it); False if the
         alert is not one of this module's."""
         alert = self.a.find_alert(str(obs.data.get("alert")))
-        if alert is None or alert.kind != WHO_PLACED:
+        if alert is None or alert.kind not in (WHO_PLACED, WHICH_CARD):
             return False
         alert.resolved = str(obs.data.get("choice"))
+        if alert.kind == WHICH_CARD:
+            t = alert.expected["obs"].get("landed", alert.expected["t"])
+            named = any(e.card == alert.resolved and e.t is not None and e.t >= t for e in self.a.g.pile)
+            if alert.resolved in ALL_CARD_IDS and not named:   # named by the camera since: placed already
+                seen = {**alert.expected["obs"], "card": alert.resolved, "zone": PILE_ZONE}
+                seen.setdefault("landed", alert.expected["t"])
+                self.observe(Observation(kind=CARD_SEEN, source=obs.source, t=obs.t, seq=obs.seq, data=seen))
+            return True
         if alert.resolved.isdigit():
             try:
                 self._apply(obs, "passe_eclair.place", {"seat": int(alert.resolved), "card": alert.expected["card"]},

@@ -43,8 +43,25 @@ def test_a_trick_played_before_the_camera_is_scored_from_its_frames(model_dir):
     assert table.camera.frames > 0
 
 
+def test_a_card_the_recogniser_abstains_on_is_asked_and_one_tap_scores_it_as_the_truth(model_dir):
+    session = Session(EventLog(":memory:"))
+    table = CameraPassPassTable(session, model_dir, seed=4, setups=((3, False),), faults="unknown@1.0")
+    table.new_game()
+    fig = RoundFigures()
+    while table.mind.trick == 1 and not table.mind.is_over():   # every card of the first trick unread
+        table.step(fig)
+    assert fig.wrong == [] and fig.questions == 3 and fig.taps == 3
+    view = session.snapshot()["view"]
+    assert [sorted(s["in_front"]) for s in view["seats"]] == [sorted(c.id for c in table.mind.in_front(s))
+                                                              for s in range(3)]
+    unknown = [o for o in session.log.read() if o.kind == "card_unknown" and o.data["zone"] == "trick"]
+    assert len(unknown) == 3   # once per card laid, not once per frame
+    plays = [o for o in session.log.read() if o.kind == "resolve"]
+    assert all(o.source == "sim" for o in plays)   # the players' taps, not the camera
+
+
 def test_faults_are_named():
-    assert parse_faults("crooked@0.25,hand") == {"crooked": 0.25, "hand": 1.0}
+    assert parse_faults("crooked@0.25,hand,unknown@0.1") == {"crooked": 0.25, "hand": 1.0, "unknown": 0.1}
     with pytest.raises(ValueError, match="glow"):
         parse_faults("glow@0.1")
 

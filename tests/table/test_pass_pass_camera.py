@@ -197,3 +197,46 @@ def test_two_cards_confirmed_by_the_same_frame_ask_for_their_order():
                                                            {"seat": 2, "card": "blue-3"}]
     session.submit(Observation("card_seen", 11.0, "camera", {"card": "yellow-1", "zone": "trick"}))
     assert [p["card"] for p in session.snapshot()["view"]["current_trick"]] == ["green-9", "blue-3", "yellow-1"]
+
+
+def _unknown(session, zone, unknown=1):
+    return session.submit(Observation.now("card_unknown", source="camera", zone=zone, corners_mm=[], unknown=unknown))
+
+
+def test_an_unnamed_card_in_the_trick_asks_which_card_and_one_tap_plays_it():
+    session = Session(EventLog(":memory:"))
+    _start(session, 3)
+    _seen(session, "blue-3", "trick")                          # seat 0 plays; the card of seat 1 is not recognised
+    _unknown(session, "trick", 7)
+    alert, = session.snapshot()["alerts"]
+    ids = [c["id"] for c in alert["choices"]]
+    assert alert["kind"] == "camera_unknown_question" and "Player 2" in alert["message"]["en"]
+    assert "pas reconnue" in alert["message"]["fr"] and ids[-1] == "none"
+    assert "blue-3" not in ids and "purple-12" in ids         # a card already played is no choice
+    assert len(session.snapshot()["view"]["current_trick"]) == 1   # no guess meanwhile
+    session.resolve(alert["id"], "purple-12", source="dashboard")
+    assert session.snapshot()["view"]["current_trick"][-1] == {"seat": 1, "card": "purple-12"}
+    _seen(session, "purple-12", "trick")                       # named later: already played
+    assert len(session.snapshot()["view"]["current_trick"]) == 2 and session.snapshot()["alerts"] == []
+
+
+def test_an_unnamed_card_named_later_or_taken_away_withdraws_its_question():
+    session = Session(EventLog(":memory:"))
+    _start(session, 3)
+    _unknown(session, "trick", 3)
+    assert [a["kind"] for a in session.snapshot()["alerts"]] == ["camera_unknown_question"]
+    _seen(session, "green-5", "trick")                         # the camera names it after all
+    session.submit(Observation.now("card_unknown_gone", source="camera", zone="trick", unknown=3))
+    assert session.snapshot()["alerts"] == []
+    assert session.snapshot()["view"]["current_trick"] == [{"seat": 0, "card": "green-5"}]
+    _unknown(session, "seat2", 4)                               # a seat's pile read badly: not a question
+    assert session.snapshot()["alerts"] == []
+
+
+def test_no_card_answer_changes_nothing():
+    session = Session(EventLog(":memory:"))
+    _start(session, 3)
+    _unknown(session, "trick")
+    alert, = session.snapshot()["alerts"]
+    session.resolve(alert["id"], "none")
+    assert session.snapshot()["view"]["current_trick"] == [] and session.snapshot()["alerts"] == []

@@ -51,3 +51,41 @@ def test_no_hand_seen_asks_among_every_seat_and_a_wrong_card_is_flagged_not_refu
     session.resolve(alert["id"], "0")
     top = session.snapshot()["view"]["pile"][-1]
     assert top["card"] == "fabi-rocce" and top["by"] == 0 and top["wrong"]
+
+
+def test_an_unnamed_top_card_asks_which_card_among_the_legal_ones_and_one_tap_places_it():
+    session = _started(3)
+    session.submit(Observation("card_unknown", 4.4, "camera",
+                               {"zone": "pile", "corners_mm": [], "unknown": 2, "landed": 4.25, "hands": [1]}))
+    alert, = session.snapshot()["alerts"]
+    ids = [c["id"] for c in alert["choices"]]
+    assert alert["kind"] == "camera_which_card" and "pas reconnue" in alert["message"]["fr"]
+    assert ids[-1] == "none" and "marlon-fabi" in ids and "leon-marlon" not in ids   # only what may go on it
+    assert session.snapshot()["view"]["pile"][-1]["card"] == "leon-marlon"     # no guess meanwhile
+    session.resolve(alert["id"], "marlon-fabi", source="dashboard")
+    top = session.snapshot()["view"]["pile"][-1]
+    assert (top["card"], top["by"], top["t"]) == ("marlon-fabi", 1, 4.25)
+    assert session.snapshot()["alerts"] == []
+
+
+def test_an_unnamed_top_card_with_two_hands_in_then_asks_who():
+    session = _started(4)
+    session.submit(Observation("card_unknown", 6.6, "camera",
+                               {"zone": "pile", "corners_mm": [], "unknown": 5, "landed": 6.5, "hands": [0, 2]}))
+    alert, = session.snapshot()["alerts"]
+    session.resolve(alert["id"], "marlon-rocce")
+    who, = session.snapshot()["alerts"]
+    assert who["kind"] == "camera_who_placed" and [c["id"] for c in who["choices"]] == ["0", "2"]
+    session.resolve(who["id"], "2")
+    top = session.snapshot()["view"]["pile"][-1]
+    assert (top["card"], top["by"], top["t"]) == ("marlon-rocce", 2, 6.5)
+
+
+def test_an_answer_after_the_camera_named_the_card_places_it_once():
+    session = _started(3)
+    session.submit(Observation("card_unknown", 4.4, "camera",
+                               {"zone": "pile", "corners_mm": [], "unknown": 2, "landed": 4.25, "hands": [1]}))
+    alert, = session.snapshot()["alerts"]
+    _pile(session, "marlon-fabi", hands=[1], landed=4.35)     # read after all, a few frames later
+    session.resolve(alert["id"], "marlon-fabi")
+    assert [e["card"] for e in session.snapshot()["view"]["pile"]] == ["leon-marlon", "marlon-fabi"]

@@ -85,3 +85,41 @@ def test_card_covered_by_another_is_not_gone(watcher_parts, rig, profile):
     layouts = [[first]] * 3 + [[first, second]] * 5
     kinds = [(o.kind, o.data["card"]) for fr in frames(rig, layouts) for o in w.process(fr)]
     assert kinds == [("card_seen", "green-2"), ("card_seen", "purple-11")]
+
+
+def _without(model_dir, card):
+    """The deck enrolled without ``card`` (what an owner's ``--partial`` enrolment gives)."""
+    model = CardModel.load(model_dir)
+    i = model.cards.index(card)
+    model.cards.pop(i)
+    model.templates = np.delete(model.templates, i, axis=0)
+    model.faces.pop(card, None)
+    return CardRecogniser(model)
+
+
+def test_an_unnamed_whole_card_is_reported_once_then_withdrawn_when_it_leaves(model_dirs, watcher_parts, rig,
+                                                                               profile):
+    _, cal = watcher_parts
+    w = TableWatcher(_without(model_dirs["pass-pass"], "purple-10"), cal, profile, appear_frames=3, vanish_frames=3)
+    lying = Placement("yellow-5", (100, 380), 15)
+    laid = Placement("purple-10", (400, 225), 70)
+    layouts = [[lying]] * 4 + [[lying, laid]] * 8 + [[lying]] * 4
+    obs = [(k, o) for k, fr in enumerate(frames(rig, layouts)) for o in w.process(fr)]
+    kinds = [(k, o.kind, o.data.get("card"), o.data["zone"]) for k, o in obs]
+    assert kinds == [(2, "card_seen", "yellow-5", "seat5"), (6, "card_unknown", None, "trick"),
+                     (14, "card_unknown_gone", None, "trick")]
+    unknown, gone = obs[1][1], obs[2][1]
+    assert unknown.source == "camera" and unknown.data["unknown"] == gone.data["unknown"]
+    assert np.allclose(np.mean(unknown.data["corners_mm"], axis=0), (400, 225), atol=3)
+
+
+def test_an_unnamed_card_that_gets_its_name_is_withdrawn_and_seen(model_dirs, watcher_parts, rig, profile):
+    full, cal = watcher_parts
+    w = TableWatcher(_without(model_dirs["pass-pass"], "purple-10"), cal, profile, appear_frames=3, vanish_frames=3)
+    laid = Placement("purple-10", (400, 225), 70)
+    out = []
+    for k, fr in enumerate(frames(rig, [[laid]] * 12)):
+        if k == 6:
+            w.recogniser = full   # the owner enrols the missing card
+        out += [(o.kind, o.data.get("card")) for o in w.process(fr)]
+    assert out == [("card_unknown", None), ("card_seen", "purple-10"), ("card_unknown_gone", None)]
