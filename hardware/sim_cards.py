@@ -132,9 +132,9 @@ class CardCamera:
         self.record: list[np.ndarray] | None = None   # when a list, every frame shown is kept
 
     def show(self, cards: list[tuple[str, tuple[float, float], float]], *, hand: bool = False, skip: int = 0,
-             expect: set | None = None, gone: set | None = None) -> list[Observation]:
+             expect: set | None = None, gone: set | None = None, unknown: int = 0) -> list[Observation]:
         """Frames of ``cards`` (id, centre mm, angle; later ones on top) until the watcher
-        holds every ``(card, zone)`` of ``expect`` and none of ``gone`` (at most
+        holds every ``(card, zone)`` of ``expect``, ``unknown`` unnamed cards, and none of ``gone`` (at most
         ``max_frames``: the players wait that long for the page); returns the
         observations submitted. ``hand``: a hand over the last card for the first frames;
         ``skip``: frames lost before the camera sees the change (a stalled camera)."""
@@ -164,6 +164,7 @@ class CardCamera:
                 out.append(self.session.submit(obs))
             present = self.watcher.cards.present
             if (i >= skip + self.settle_frames - 1 and all(k in present for k in expect)
+                    and len(self.watcher.unknown.present) >= unknown
                     and not any(k in present for k in gone)):
                 break
         self.seen += out
@@ -274,7 +275,7 @@ class CameraPassPassTable:
         top = self.order[-1:] if self.order else []
         expect = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in top if c not in self.camera.unread}
         self.camera.show([(c, self.where[c][1], self.where[c][2]) for c in self.order], hand=hand, skip=skip,
-                         expect=expect, gone=gone)
+                         expect=expect, gone=gone, unknown=sum(c in self.where for c in self.camera.unread))
         self._answer(self._fig)   # the page asks at once; someone taps before the next card moves
 
     def _hit(self, kind: str) -> bool:
