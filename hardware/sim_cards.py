@@ -241,6 +241,7 @@ class CameraPassPassTable:
             keys = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in gone}
             for c in gone:
                 del self.where[c]
+                self.camera.unread.discard(c)   # put away: read afresh if it comes back
             self.order = [c for c in self.order if c in self.where]
             self._show(gone=keys)
         self._answer(fig)
