@@ -52,20 +52,21 @@ FAULT_KINDS = ("crooked", "hand", "burst", "unknown")
 RENDER_EVERY = 6              # frames drawn from one rendering before the scene is drawn again
 
 
-def parse_faults(spec: str | None) -> dict[str, float]:
-    """``"crooked@0.1,hand@0.2"`` → {kind: probability}.
+def parse_faults(spec: str | None, kinds: tuple[str, ...] = FAULT_KINDS, game: str = "") -> dict[str, float]:
+    """``"crooked@0.1,hand@0.2"`` → {kind: probability}, for any simulated camera table's
+    fault ``kinds`` (``game`` names the table in the error).
 
         >>> parse_faults("crooked@0.1, burst")
         {'crooked': 0.1, 'burst': 1.0}
     """
     out: dict[str, float] = {}
     for part in (spec or "").split(","):
-        part = part.strip()
-        if not part:
+        kind, _, p = part.strip().partition("@")
+        if not kind:
             continue
-        kind, _, p = part.partition("@")
-        if kind not in FAULT_KINDS:
-            raise ValueError(f"unknown camera fault {kind!r}: expected one of {', '.join(FAULT_KINDS)}")
+        if kind not in kinds:
+            raise ValueError(f"unknown {game + ' ' if game else ''}camera fault {kind!r}: "
+                             f"expected one of {', '.join(kinds)}")
         out[kind] = float(p) if p else 1.0
     return out
 

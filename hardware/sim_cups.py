@@ -38,6 +38,7 @@ import numpy as np
 
 from hardware.gpio.mock_pins import simulated_pins
 from hardware.gpio.seat_buttons import DEFAULT_SEAT_PINS, SeatButtons
+from hardware.sim_cards import parse_faults as parse_camera_faults
 from table.errors import Refused
 from table.observations import Observation
 from table.ptipasspass import new_game
@@ -63,15 +64,7 @@ def parse_faults(spec: str | None) -> dict[str, float]:
         >>> parse_faults("peek@0.1, race")
         {'peek': 0.1, 'race': 1.0}
     """
-    out: dict[str, float] = {}
-    for part in (spec or "").split(","):
-        kind, _, p = part.strip().partition("@")
-        if not kind:
-            continue
-        if kind not in FAULT_KINDS:
-            raise ValueError(f"unknown PtiPassPass camera fault {kind!r}: expected one of {', '.join(FAULT_KINDS)}")
-        out[kind] = float(p) if p else 1.0
-    return out
+    return parse_camera_faults(spec, FAULT_KINDS, "PtiPassPass")
 
 
 @dataclass

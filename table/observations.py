@@ -30,6 +30,7 @@ CARD_SEEN = "card_seen"    # card, zone, corners_mm: the camera names a card lyi
 CARD_GONE = "card_gone"    # card, zone: that card left the zone
 CARD_UNKNOWN = "card_unknown"            # zone, corners_mm, unknown (id): a whole card the camera cannot name
 CARD_UNKNOWN_GONE = "card_unknown_gone"  # zone, unknown: that unnamed card left, or got a name
+CARD_KINDS = frozenset({CARD_SEEN, CARD_GONE, CARD_UNKNOWN, CARD_UNKNOWN_GONE})  # what card games take from the camera
 TOKEN_SEEN = "token_seen"  # cell, colours: what a lifted cup's cell shows
 GAME_START = "game_start"  # game: "passe-murailles" | ..., options: dict
 UNDO = "undo"              # seq: the log sequence number of the observation to cancel

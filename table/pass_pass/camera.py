@@ -38,7 +38,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from table.adapter import Alert, text
-from table.observations import Observation
+from table.observations import (
+    CARD_GONE,
+    CARD_KINDS,
+    CARD_SEEN,
+    CARD_UNKNOWN,
+    CARD_UNKNOWN_GONE,
+    Observation,
+)
 from table.pass_pass import IllegalAction, InvalidInput, PlayCard, RecordMember, TakeCard, TakeLow, feed_line
 from table.pass_pass.cards import Card
 from table.pass_pass.trick import second_take_options
@@ -46,11 +53,7 @@ from table.pass_pass.trick import second_take_options
 if TYPE_CHECKING:  # the adapter imports this module
     from table.pass_pass.adapter import PassPassAdapter
 
-CARD_SEEN = "card_seen"
-CARD_GONE = "card_gone"
-CARD_UNKNOWN = "card_unknown"            # a whole card the camera could not name (vision/pipeline.py)
-CARD_UNKNOWN_GONE = "card_unknown_gone"  # that card left, or got its name
-CAMERA_KINDS = frozenset({CARD_SEEN, CARD_GONE, CARD_UNKNOWN, CARD_UNKNOWN_GONE})
+CAMERA_KINDS = CARD_KINDS
 UNKNOWN_QUESTION = "camera_unknown_question"
 NO_CARD = {"id": "none", "label": text("No card", "Pas de carte")}
 TRICK_ZONE = "trick"

@@ -30,17 +30,19 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from table.adapter import Alert, text
-from table.observations import Observation
+from table.observations import (
+    CARD_KINDS,
+    CARD_SEEN,
+    CARD_UNKNOWN,
+    CARD_UNKNOWN_GONE,
+    Observation,
+)
 from table.passe_eclair import ALL_CARD_IDS, BadInput, IllegalAction, card_label
 
 if TYPE_CHECKING:  # the adapter imports this module
     from table.passe_eclair.adapter import PasseEclairAdapter
 
-CARD_SEEN = "card_seen"
-CARD_GONE = "card_gone"
-CARD_UNKNOWN = "card_unknown"            # a whole card the camera could not name (vision/pipeline.py)
-CARD_UNKNOWN_GONE = "card_unknown_gone"  # that card left, or got its name
-CAMERA_KINDS = frozenset({CARD_SEEN, CARD_GONE, CARD_UNKNOWN, CARD_UNKNOWN_GONE})
+CAMERA_KINDS = CARD_KINDS
 PILE_ZONE = "pile"
 WHO_PLACED = "camera_who_placed"
 WHICH_CARD = "camera_which_card"
