@@ -6,12 +6,11 @@ came in, at the time it landed."""
 from __future__ import annotations
 
 import cv2
-import numpy as np
 import pytest
 
-from hardware.sim_cards import PILE_CENTRE_MM, draw_arm
 from table.log import EventLog
 from table.session import Session
+from tests.pile_camera import PileCamera
 
 UNREAD = "marlon-fabi"   # enrolled without it, as an owner's ``--partial`` enrolment
 
@@ -28,54 +27,6 @@ def partial_model(tmp_path_factory):
             cv2.imwrite(str(base / f"{card}.png"), card_photo(card, 900_000 + i))
     enrol_directory("passe-eclair", base, base / "model", partial=True)
     return base / "model"
-
-
-class PileCamera:
-    """A fixed rendered camera over the pile, frames through the real pipeline into ``session``."""
-
-    def __init__(self, session, model_dir, seed=5):
-        from vision.calibration import calibrate
-        from vision.hands import HandWatcher
-        from vision.markers import marker_pictures
-        from vision.model import CardModel
-        from vision.pipeline import TableWatcher
-        from vision.profile import TableProfile
-        from vision.recognise import CardRecogniser
-        from vision.synth.scene import SceneStyle, _background, random_camera, render_table
-
-        self.session, self.rng, self.t, self.n = session, np.random.default_rng(seed), 0.0, 0
-        prof = TableProfile.load()
-        cloth = _background(self.rng, (1280, 720))
-        self.view = random_camera(self.rng, SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
-        self.base = render_table([], self.view, self.rng, SceneStyle.clean(), pictures=marker_pictures(prof),
-                                 background=cloth).image
-        cal = calibrate(self.base, prof)
-        self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir)), cal, prof, empty_table=self.base,
-                                    hands=HandWatcher(cal, prof, self.base, seats=4))
-        self._render, self._style = render_table, SceneStyle.clean()
-        self.pile: list[str] = []
-        self.landed = 0.0
-
-    def frames(self, arms=(), reach=1.0, count=1):
-        from vision.sources import Frame
-        from vision.synth.scene import Placement
-
-        for _ in range(count):
-            img = self._render([Placement(c, PILE_CENTRE_MM, 0.0) for c in self.pile], self.view, self.rng,
-                               self._style, background=self.base).image
-            for seat in arms:
-                img = draw_arm(img, self.view, seat, reach=reach, tone=3)
-            self.t += 1 / 30
-            self.n += 1
-            for obs in self.watcher.process(Frame(img, self.t, self.n)):
-                self.session.submit(obs)
-
-    def lay(self, card, arms):
-        self.frames(arms, 0.6, 2)
-        self.pile.append(card)
-        self.frames(arms, 1.0, 1)
-        self.landed = self.t
-        self.frames(count=20)
 
 
 def test_an_unread_top_card_is_asked_and_one_tap_places_it_as_it_happened(partial_model):
