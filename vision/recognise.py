@@ -82,16 +82,15 @@ class CardRecogniser:
         self._fine = FineCheck(model.faces)
 
     def _scores(self, frame: np.ndarray, corners: np.ndarray):
-        """The quad's flat faces (one per way round) and their scores against both banks."""
-        n = len(self.model.cards)
+        """The quad's ways round, their flat faces, descriptors and scores (option, turn, card)."""
         quad = features.short_side_first(features.order_clockwise(corners))
         options = [quad] + ([quad[NEXT]] if features.aspect_ambiguous(quad) else [])
         flats = [features.rectify(frame, q) for q in options]
         vectors = np.array([features.describe(f) for f in flats])
-        contrast = np.array([features.describe_contrast(f) for f in flats])
-        shape = (len(options), 2, n)   # option, turn, card
-        return (options, (vectors, (vectors @ self._bank.T).reshape(shape)),
-                (contrast, (contrast @ self._contrast_bank.T).reshape(shape)))
+        return options, flats, vectors, self._against(vectors, self._bank)
+
+    def _against(self, vectors: np.ndarray, bank: np.ndarray) -> np.ndarray:
+        return (vectors @ bank.T).reshape(len(vectors), 2, len(self.model.cards))
 
     def _quick_score(self, frame: np.ndarray, corners: np.ndarray) -> float:
         quad = features.short_side_first(features.order_clockwise(corners))
@@ -102,11 +101,9 @@ class CardRecogniser:
         """Name the card whose outline is ``corners`` (4 points, any order)."""
         if not self.model.cards:
             return CardMatch(None, None, 0.0, 0.0, features.order_clockwise(corners), complete)
-        options, (vectors, scores), (contrast, cscores) = self._scores(frame, corners)
+        options, flats, vectors, scores = self._scores(frame, corners)
         o, turn, idx, margin = self._decide(vectors, scores, self._bank)
         best = float(scores[o, turn, idx])
-        co, cturn, cidx, cmargin = self._decide(contrast, cscores, self._contrast_bank)
-        cbest = float(cscores[co, cturn, cidx])
         face_corners = options[o][OPPOSITE] if turn else options[o]
         name = self.model.cards[idx]
         need_conf, need_margin = self.model.min_confidence, self.model.min_margin
@@ -114,18 +111,22 @@ class CardRecogniser:
         if not complete:
             need_conf, need_cconf = need_conf + PARTIAL_EXTRA_CONFIDENCE, need_cconf + PARTIAL_EXTRA_CONFIDENCE
             need_margin, need_cmargin = need_margin + PARTIAL_EXTRA_MARGIN, need_cmargin + PARTIAL_EXTRA_MARGIN
-        by_colour = name if best >= need_conf and margin >= need_margin else None
-        cname = self.model.cards[cidx]
-        by_contrast = cname if cbest >= need_cconf and cmargin >= need_cmargin else None
+        m = CardMatch(name if best >= need_conf and margin >= need_margin else None,
+                      name, best, margin, face_corners, complete)
+        if m.card is None:
+            return m   # the checks below can only take a name away
         # the light-free reading only vetoes: naming on its own, it misread a purple 8 laid on a
         # pile as a purple 9 in the Pass Pass camera test (tests/hardware/test_sim_cards.py)
-        said = by_colour if by_contrast in (None, by_colour) else None
-        m = CardMatch(said, name, best, margin, face_corners, complete)
-        if m.card is not None:
-            near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
-            rivals = [self.model.cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
-            if self._fine.margin(features.rectify(frame, m.corners), m.card, rivals) < FINE_MIN_MARGIN:
-                m.card = None   # nearer a rival than the named face where the two differ
+        contrast = np.array([features.describe_contrast(f) for f in flats])
+        cscores = self._against(contrast, self._contrast_bank)
+        co, cturn, cidx, cmargin = self._decide(contrast, cscores, self._contrast_bank)
+        if float(cscores[co, cturn, cidx]) >= need_cconf and cmargin >= need_cmargin and cidx != idx:
+            m.card = None   # it clearly names another card than the colours do
+            return m
+        near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
+        rivals = [self.model.cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
+        if self._fine.margin(features.rectify(frame, m.corners), m.card, rivals) < FINE_MIN_MARGIN:
+            m.card = None   # nearer a rival than the named face where the two differ
         return m
 
     def _decide(self, vectors: np.ndarray, scores: np.ndarray, bank: np.ndarray) -> tuple[int, int, int, float]:
