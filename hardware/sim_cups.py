@@ -104,9 +104,12 @@ class CameraPtiPassPassTable:
         self.truth = None
         self.figures: list[RoundFigures] = []
         self.fig = RoundFigures()
+        self.record: list | None = None   # when a list: every frame the pipeline saw, and every press, in order
 
     # ---------------------------------------------------------------- transports
     def _pressed(self, seat: int, role: str, t: float) -> None:
+        if self.record is not None:
+            self.record.append({"seat": seat, "button": role})
         self.session.submit(Observation(kind=BUTTON, t=t, source="gpio", data={"seat": seat, "button": role}))
 
     def press(self, seat: int, role: str) -> None:
@@ -127,6 +130,8 @@ class CameraPtiPassPassTable:
         for i, frame in enumerate(self.scene.frames(MAX_FRAMES + lost, image)):
             if i < lost:
                 continue   # a stalled camera: these frames never reach the pipeline
+            if self.record is not None:
+                self.record.append(frame.image)
             started = time.perf_counter()
             facts = self.watcher.process(frame)
             self.fig.pipeline_s += time.perf_counter() - started

@@ -95,6 +95,10 @@ class GameSpec:
     game of it starts with (e.g. the frame's geometry from the settings). ``parts`` names
     a factory ``factory(session, settings) -> [part]`` of service parts the game adds (a
     bot's seat); ``hint`` a function ``hint(engine) -> dict`` behind the page's hint button.
+    ``camera`` names the factory of the reader that turns this game's camera frames into
+    observations, ``factory(shot, profile, *, model, session) -> watcher`` (``shot``: the
+    calibration picture; the watcher has ``process(frame) -> [Observation]``); None for a
+    game with a ``deck``: the card watcher (``hardware.watch.card_watcher``).
     """
 
     id: str
@@ -111,6 +115,7 @@ class GameSpec:
     hint: str | None = None
     static: Path | None = None
     deck: Deck | None = None
+    camera: str | None = None
 
     def load(self, what: str) -> Any:
         """Import one of the ``"module:attribute"`` references of this spec (a game under

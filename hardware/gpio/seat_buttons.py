@@ -114,6 +114,30 @@ class SeatButtonAttachment:
         self.devices.close()
 
 
+def recorded_presses(items: Any, seats: int = 6) -> list[Observation]:
+    """Presses recorded elsewhere (``passetable watch --presses FILE``), as the facts the
+    pins would have given, in edge-time order. Each item is ``{"t": seconds, "seat": 0-based,
+    "button": "call" | "ok"}``; anything else raises ``ValueError(en, fr)`` naming the item.
+
+        >>> [o.data["seat"] for o in recorded_presses([{"t": 2.5, "seat": 1, "button": "ok"},
+        ...                                            {"t": 1, "seat": 0, "button": "call"}])]
+        [0, 1]
+    """
+    if not isinstance(items, list):
+        raise ValueError("the presses must be a JSON list", "les pressions doivent être une liste JSON")
+    out = []
+    for i, item in enumerate(items):
+        ok = isinstance(item, dict) and set(item) == {"t", "seat", "button"} \
+            and type(item["t"]) in (int, float) and 0 <= item["t"] < 1e9 \
+            and type(item["seat"]) is int and 0 <= item["seat"] < seats and item["button"] in ROLES
+        if not ok:
+            shape = f'{{"t": s, "seat": 0-{seats - 1}, "button": "call"|"ok"}}: {str(item)[:80]}'
+            raise ValueError(f"press {i + 1} is not {shape}", f"la pression {i + 1} n'est pas {shape}")
+        out.append(Observation(kind=BUTTON, t=float(item["t"]), source=SOURCE,
+                               data={"seat": item["seat"], "button": item["button"]}))
+    return sorted(out, key=lambda o: o.t)
+
+
 def attach_seat_buttons(session: Any, config_gpio: dict[str, Any] | None, *, players: int = 6,
                         pin_factory: Any = None, clock: Clock | None = None) -> SeatButtonAttachment:
     """The seat buttons of the ``[gpio] seats`` setting, attached to ``session``."""

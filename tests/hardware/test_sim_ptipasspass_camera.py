@@ -58,3 +58,65 @@ def test_with_faults_a_peek_costs_one_tap_and_a_race_is_won_by_the_first_edge(se
     assert fig.taps == fig.alerts > 0                     # each peek: one alert, one tap
     feed = [line["text"]["en"] for line in session.snapshot()["feed"]]
     assert any("is not heard" in line for line in feed)   # the rival 3 ms later lost (hands match the truth)
+
+
+def _write_recording(record, folder, fps=30.0):
+    """The simulated table's frames as numbered images and its presses on the frames' clock
+    (a press between image i-1 and i is a few ms after image i-1, in edge order)."""
+    import cv2
+
+    folder.mkdir()
+    presses, images, after = [], 0, 0
+    for item in record:
+        if isinstance(item, dict):
+            after += 1
+            presses.append({"t": round((images - 1) / fps + after * 0.003, 4), **item})
+            continue
+        cv2.imwrite(str(folder / f"{images:05d}.png"), item, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+        images, after = images + 1, 0
+    return presses
+
+
+def test_passetable_watch_scores_a_recorded_round_from_its_frames_and_presses(session, tmp_path, capsys):
+    """A round filmed and pressed by the simulated table (a race of two callers among them),
+    written to a folder of images and a presses file, read back by ``passetable watch
+    --game ptipasspass``: the same victory tokens, hands and cups as the simulated truth,
+    and every fact from the camera or the buttons."""
+    import json
+
+    from table.cli import main
+
+    table = CameraPtiPassPassTable(session, seed=5, players=(3,), faults="race@1")
+    table.record = [table.scene.shot]
+    try:
+        fig = table.play_round()
+    finally:
+        table.close()
+    assert not fig.wrong and fig.taps == 0
+    presses = _write_recording(table.record, tmp_path / "frames")
+    (tmp_path / "presses.json").write_text(json.dumps(presses))
+    start = next(o for o in session.log.read() if o.kind == "game_start")
+    options = {k: v for k, v in start.data["options"].items() if v is not None}
+    capsys.readouterr()
+    assert main(["watch", "--game", "ptipasspass", "--options", json.dumps(options), "--frames",
+                 str(tmp_path / "frames"), "--presses", str(tmp_path / "presses.json"), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert not [x for x in lines if "alert" in x]
+    final, truth = lines[-1]["final"]["view"], table.truth
+    assert final["victory_tokens"] == truth.victory_tokens and final["round"] == truth.round
+    assert [h["size"] for h in final["hands"]] == [sum(h.values()) for h in truth.hands]
+    assert [c["count"] for c in final["cups"]] == [len(truth.cups[c]) for c in truth.layout.cells]
+    facts = [x["observation"] for x in lines if "observation" in x]
+    assert {o["source"] for o in facts} == {"camera", "gpio"}
+    assert sum(o["kind"] == "seat_button" for o in facts) == len(presses) == fig.presses
+
+
+def test_passetable_watch_says_what_is_wrong_with_a_presses_file(tmp_path, capsys):
+    from table.cli import main
+
+    (tmp_path / "frames").mkdir()
+    (tmp_path / "presses.json").write_text('[{"t": 1.0, "seat": 9, "button": "ok"}]')
+    assert main(["watch", "--game", "ptipasspass", "--frames", str(tmp_path / "frames"),
+                 "--presses", str(tmp_path / "presses.json")]) == 2
+    err = capsys.readouterr().err
+    assert "press 1 is not" in err and "la pression 1 n'est pas" in err
