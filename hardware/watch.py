@@ -55,40 +55,8 @@ def _fail(en: str, fr: str) -> int:
     return EXIT_USAGE
 
 
-def card_watcher(shot: Any, profile: Any, *, model: str | None, session: Any) -> Any:
-    """The camera reader of a card game: recogniser of the enrolled deck, stability filter."""
-    from vision.calibration import calibrate
-    from vision.model import CardModel
-    from vision.pipeline import TableWatcher
-    from vision.recognise import CardRecogniser
-
-    if not model:
-        raise WatchError("this game needs --model, the enrolled deck (passetable enroll)",
-                         "ce jeu demande --model, le jeu de cartes appris (passetable enroll)")
-    return TableWatcher(CardRecogniser(CardModel.load(model)), calibrate(shot.image, profile), profile,
-                        empty_table=shot.image)
-
-
-def cup_watcher(shot: Any, profile: Any, *, model: str | None, session: Any) -> Any:
-    """The camera reader of a cup grid: the token colours learned from the calibration shot,
-    the cells of the game the session just started."""
-    from vision.calibration import calibrate
-    from vision.cups import CupColours, CupWatcher
-
-    cal = calibrate(shot.image, profile)
-    cells = session.current_game().engine.layout.cells
-    return CupWatcher(CupColours.from_shot(shot.image, cal, profile), cal, profile, cells=list(cells))
-
-
-class WatchError(Exception):
-    """Something the person running ``watch`` must fix, in English and French."""
-
-    def __init__(self, en: str, fr: str):
-        super().__init__(en)
-        self.en, self.fr = en, fr
-
-
 def cmd_watch(args: argparse.Namespace) -> int:
+    from hardware.camera import CameraSetupError, reader_for
     from hardware.gpio.seat_buttons import recorded_presses
     from table import games
     from table.errors import Refused
@@ -126,11 +94,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
             first = source.read()
             if first is None:
                 return _fail("the frames folder has no image", "le dossier d'images est vide")
-            factory = spec.load("camera") if spec.camera else card_watcher
+            factory = reader_for(spec)
+            if factory is None:
+                return _fail(f"the camera does not read {spec.names['en']}",
+                             f"la caméra ne lit pas {spec.names['fr']}")
             watcher = factory(first, profile, model=args.model, session=session)
         except Refused as exc:
             return _fail(exc.en, exc.fr)
-        except WatchError as exc:
+        except CameraSetupError as exc:
             return _fail(exc.en, exc.fr)
         except (VisionError, CalibrationError, OSError, ValueError) as exc:
             return _fail(f"cannot watch: {exc}", f"impossible de regarder : {exc}")

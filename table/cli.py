@@ -254,9 +254,12 @@ def _build_service(cfg: Any, *, sim: bool, args_faults: str = "", camera: bool =
         parts += spec.load("sensors")(session, cfg, options)
         if session.game is None:  # a sensed game starts by itself; the others from the dashboard's form
             session.start_game(spec.id, options)
+    camera = None if sim else _table_camera(cfg, session)
+    if camera is not None:
+        parts.append(camera)
     guard, notes = _access(cfg)
     app = create_app(session, max_streams=cfg.service.max_streams, game_defaults=defaults, default_game=spec.id,
-                     desk=_enrolment_desk(cfg, sim=sim), guard=guard,
+                     desk=_enrolment_desk(cfg, sim=sim, camera=camera), guard=guard,
                      hosts=allowed_hosts(cfg.service.host, cfg.service.hostnames),
                      secret_key=load_or_make_secret(Path(cfg.service.data_dir)))
     server = DashboardServer(app, host=cfg.service.host, port=cfg.service.port, max_streams=cfg.service.max_streams,
@@ -325,9 +328,21 @@ def _access(cfg: Any) -> tuple[Any, list[str]]:
     return TableGuard(pin, pin_everywhere=cfg.service.pin_everywhere), notes
 
 
-def _enrolment_desk(cfg: Any, *, sim: bool) -> Any:
+def _table_camera(cfg: Any, session: Any) -> Any:
+    """The configured camera reading the card and cup games into the session (None: no
+    ``[camera] source``)."""
+    if not cfg.camera.source:
+        return None
+    from hardware.camera import TableCamera
+    from vision.sources import open_source
+
+    return TableCamera(session, lambda: open_source(cfg.camera.source), Path(cfg.service.data_dir) / "models")
+
+
+def _enrolment_desk(cfg: Any, *, sim: bool, camera: Any = None) -> Any:
     """The camera and deck models behind the dashboard's enrolment page: the simulated
-    table's camera with --sim, the configured camera otherwise (None: no page)."""
+    table's camera with --sim, the configured camera otherwise (its latest frame: one
+    camera, one reader; None: no page)."""
     import time
     from pathlib import Path
 
@@ -336,12 +351,11 @@ def _enrolment_desk(cfg: Any, *, sim: bool) -> Any:
         from vision.desk import simulated_desk
 
         return simulated_desk(models, time.time)
-    if not cfg.camera.source:
+    if camera is None:
         return None
     from vision.desk import EnrolmentDesk
-    from vision.sources import open_source
 
-    return EnrolmentDesk(open_source(cfg.camera.source), models)
+    return EnrolmentDesk(camera.frames(), models)
 
 
 # --------------------------------------------------------------------------- bench

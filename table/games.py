@@ -98,7 +98,7 @@ class GameSpec:
     ``camera`` names the factory of the reader that turns this game's camera frames into
     observations, ``factory(shot, profile, *, model, session) -> watcher`` (``shot``: the
     calibration picture; the watcher has ``process(frame) -> [Observation]``); None for a
-    game with a ``deck``: the card watcher (``hardware.watch.card_watcher``).
+    game with a ``deck``: the card watcher (``hardware.camera.card_watcher``).
     """
 
     id: str

@@ -42,7 +42,10 @@ class Frame:
 
 
 class FrameSource:
-    """Base class: ``read()``, ``close()``, iteration and ``with``."""
+    """Base class: ``read()``, ``close()``, iteration and ``with``. ``finite``: a recording
+    (file, folder) whose ``None`` is its end, not a camera gone quiet."""
+
+    finite = False
 
     def read(self) -> Frame | None:
         raise NotImplementedError
@@ -69,7 +72,7 @@ class VideoCaptureSource(FrameSource):
 
     def __init__(self, target: int | str, *, width: int | None = None, height: int | None = None,
                  clock: Callable[[], float] = time.time, t0: float = 0.0):
-        self.is_file = isinstance(target, str) and Path(target).is_file()
+        self.is_file = self.finite = isinstance(target, str) and Path(target).is_file()
         self.cap = cv2.VideoCapture(target)
         if not self.cap.isOpened():
             raise SourceError(f"cannot open camera or video {target!r}",
@@ -100,6 +103,8 @@ class VideoCaptureSource(FrameSource):
 
 class ImageFolderSource(FrameSource):
     """The images of a folder in name order, ``1/fps`` seconds apart from ``t0``."""
+
+    finite = True
 
     def __init__(self, folder: str | Path, fps: float = 30.0, t0: float = 0.0):
         self.paths = sorted(p for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) \

@@ -29,6 +29,6 @@ SPEC = GameSpec(
     playout_options={"players": 4},
     simulator="hardware.sim_cups:make_simulation",  # the typed-entries table, or with --camera the filmed one
     sensors="hardware.gpio.seat_buttons:sensors",   # a real table: the seats' buttons
-    camera="hardware.watch:cup_watcher",            # the cups seen from above (no deck to learn)
+    camera="hardware.camera:cup_watcher",            # the cups seen from above (no deck to learn)
     static=Path(__file__).parent / "static",
 )

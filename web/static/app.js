@@ -198,10 +198,10 @@ function renderAlerts(alerts) {
 // cannot be written. Figures are named in the page's language (the raw key stays, small).
 const HEALTH_LABELS = {
   fr: { serial: "Liaison série", gpio: "GPIO", beams: "Faisceaux", side_beams: "Faisceaux latéraux", log: "Journal",
-        top_holes: "Trous du haut", link_lost: "Liaison capteurs perdue", ok: "Capteurs OK",
+        top_holes: "Trous du haut", camera: "Caméra", link_lost: "Liaison capteurs perdue", ok: "Capteurs OK",
         log_bad: "Journal impossible à écrire", warnings: (n) => `${n} avertissement${n > 1 ? "s" : ""}` },
   en: { serial: "Serial link", gpio: "GPIO", beams: "Beams", side_beams: "Side beams", log: "Log",
-        top_holes: "Top holes", link_lost: "Sensor link lost", ok: "Sensors OK",
+        top_holes: "Top holes", camera: "Camera", link_lost: "Sensor link lost", ok: "Sensors OK",
         log_bad: "Log cannot be written", warnings: (n) => `${n} warning${n > 1 ? "s" : ""}` },
 };
 const FIGURES = {
@@ -226,6 +226,8 @@ const FIGURES = {
   missed_by_beam: ["Manqués par le faisceau", "Missed by the beam"], entries: ["Saisies", "Entries"],
   ignored: ["Ignorées", "Ignored"], phase: ["Phase", "Phase"], running: ["En marche", "Running"],
   lit: ["Allumées", "Lit"], buzzes: ["Bips", "Buzzes"], error: ["Erreur", "Error"],
+  calibrated: ["Étalonnée", "Calibrated"], observations: ["Observations", "Observations"],
+  reopens: ["Réouvertures", "Reopens"],
 };
 const figure = (key) => (FIGURES[key] ? FIGURES[key][PT.lang === "fr" ? 0 : 1] : key.replace(/_/g, " "));
 const yesNo = (v) => (v === true ? (PT.lang === "fr" ? "oui" : "yes") : v === false ? (PT.lang === "fr" ? "non" : "no") : v);

@@ -1,0 +1,226 @@
+"""The table's camera wired to the session: frames from the configured camera through the
+current game's camera reader into ``session.submit`` (source ``camera``).
+
+    [camera]
+    source = "picamera"        # or a device number ("0"), a video file, an image folder
+
+    >>> camera = TableCamera(session, lambda: open_source("picamera"), "data/models")  # doctest: +SKIP
+    >>> camera.start()                                                                # doctest: +SKIP
+
+**The calibration shot** is the first frame in which the four markers are found: set the
+table out empty (for PtiPassPass with the calibration tokens in their cup), then start the
+service. Every new game gets a fresh reader on the same shot; the game's reader is the card
+watcher for a game with a deck (its model: ``<models>/<deck>``, the enrolment page's folder)
+or the spec's ``camera`` factory (the cups). A game with neither (Passe-Murailles) is not
+read here. A camera that cannot be opened or stops giving frames (a loose cable) is
+reopened every ``retry_s`` seconds; a missing deck model or hidden markers are health
+warnings on the page, in French and English; nothing is guessed meanwhile. A recording
+(a video file, an image folder) is read once, to its end.
+
+The latest frame is kept for the enrolment page (:meth:`TableCamera.frames`): one camera,
+one reader.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from vision.errors import VisionError
+
+log = logging.getLogger(__name__)
+
+
+class CameraSetupError(VisionError):
+    """Something a person must fix before the camera can read a game (``en``, ``fr``)."""
+
+
+# --------------------------------------------------------------------------- the games' readers
+def card_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any) -> Any:
+    """The camera reader of a card game: recogniser of the enrolled deck, stability filter,
+    the shot as the empty table cards are told apart from."""
+    from vision.calibration import calibrate
+    from vision.model import CardModel
+    from vision.pipeline import TableWatcher
+    from vision.recognise import CardRecogniser
+
+    if model is None or not (Path(model) / "model.json").is_file():
+        raise CameraSetupError("no deck enrolled for this game: enrol it on the enrolment page "
+                               "(or passetable enroll)",
+                               "aucun jeu de cartes appris pour ce jeu : apprenez-le sur la page "
+                               "d'apprentissage (ou passetable enroll)")
+    return TableWatcher(CardRecogniser(CardModel.load(model)), calibrate(shot.image, profile), profile,
+                        empty_table=shot.image)
+
+
+def cup_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any) -> Any:
+    """The camera reader of a cup grid: the token colours learned from the calibration
+    shot, the cells of the game the session is playing."""
+    from vision.calibration import calibrate
+    from vision.cups import CupColours, CupWatcher
+
+    cal = calibrate(shot.image, profile)
+    cells = session.current_game().engine.layout.cells
+    return CupWatcher(CupColours.from_shot(shot.image, cal, profile), cal, profile, cells=list(cells))
+
+
+def reader_for(spec: Any) -> Callable[..., Any] | None:
+    """The factory of ``spec``'s camera reader, or None when the camera does not read it."""
+    if spec.camera:
+        return spec.load("camera")
+    return card_watcher if spec.deck is not None else None
+
+
+# --------------------------------------------------------------------------- the part
+class TableCamera:
+    """Reads the camera in a thread and feeds the current game's reader (a service part:
+    ``start()``/``stop()``); its state is the ``camera`` entry of the health panel."""
+
+    def __init__(self, session: Any, open_source: Callable[[], Any], models_dir: str | Path, *,
+                 profile: Any = None, retry_s: float = 2.0):
+        self.session, self.open_source, self.models_dir = session, open_source, Path(models_dir)
+        self.profile, self.retry_s = profile, retry_s
+        self.shot: Any = None            # the calibration frame
+        self.latest: Any = None          # the last frame read (the enrolment page's picture)
+        self.finished = False            # a recording read to its end
+        self.figures = {"connected": False, "calibrated": False, "frames": 0, "observations": 0, "reopens": 0}
+        self._warning: dict[str, str] | None = None
+        self._reader: Any = None
+        self._reader_game = -1
+        self._next_try = 0.0             # monotonic time of the next try at a reader that failed
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        session.health_sources["camera"] = self.health
+
+    # ---------------------------------------------------------------- service part
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="table-camera", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def wait_finished(self, timeout: float) -> bool:
+        """For recordings (tests, ``watch``-like checks): True once the last frame is read."""
+        end = time.monotonic() + timeout
+        while not self.finished and time.monotonic() < end:
+            time.sleep(0.05)
+        return self.finished
+
+    def health(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.figures)
+        if self._warning:
+            out["warnings"] = [self._warning]
+        return out
+
+    def frames(self) -> Any:
+        """A frame source giving the latest frame read (the enrolment page's camera)."""
+        return _LatestFrame(self)
+
+    # ---------------------------------------------------------------- the loop
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                source = self.open_source()
+            except (VisionError, OSError) as exc:
+                self._warn("the camera cannot be opened: {exc}; trying again",
+                           "la caméra ne s'ouvre pas : {exc} ; nouvel essai", exc=exc)
+                self.figures["reopens"] += 1
+                self._stop.wait(self.retry_s)
+                continue
+            self.figures["connected"] = True
+            try:
+                self._read(source)
+            except (VisionError, OSError) as exc:
+                self._warn("the camera stopped giving pictures: {exc}; reopening it",
+                           "la caméra ne donne plus d'images : {exc} ; réouverture", exc=exc)
+            finally:
+                self.figures["connected"] = False
+                source.close()
+            if self.finished:
+                return
+            self.figures["reopens"] += 1
+            self._stop.wait(self.retry_s)
+
+    def _read(self, source: Any) -> None:
+        while not self._stop.is_set():
+            frame = source.read()
+            if frame is None:
+                if getattr(source, "finite", False):
+                    self.finished = True   # a recording: read once
+                return
+            self.latest = frame
+            self.figures["frames"] += 1
+            reader = self._reader_now(frame)
+            if reader is None:
+                continue
+            for obs in reader.process(frame):
+                self.session.submit(obs)
+                self.figures["observations"] += 1
+
+    def _reader_now(self, frame: Any) -> Any:
+        """The reader of the game being played, made at each new game on the calibration
+        shot (taken now if there is none yet); None while it cannot be made."""
+        record = self.session.current_game()
+        seq = record.seq if record is not None else -1
+        if seq == self._reader_game or time.monotonic() < self._next_try:
+            return self._reader
+        self._reader, self._reader_game = None, seq
+        if record is None:
+            return None
+        from table import games
+        from vision.calibration import calibrate
+        from vision.profile import TableProfile
+
+        spec = games.get(record.game)
+        factory = reader_for(spec)
+        if factory is None:
+            self._warning = None
+            return None
+        try:
+            self.profile = self.profile or TableProfile.load()
+            if self.shot is None:
+                calibrate(frame.image, self.profile)   # raises while a marker is hidden
+                self.shot = frame
+                self.figures["calibrated"] = True
+            model = self.models_dir / spec.deck.id if spec.deck is not None else None
+            self._reader = factory(self.shot, self.profile, model=model, session=self.session)
+            self._warning = None
+        except CameraSetupError as exc:
+            self._warn("{exc}", "{exc}", exc=exc)
+            self._retry_later()
+        except (VisionError, OSError, ValueError) as exc:   # CalibrationError: a marker hidden
+            self._warn("not calibrated yet: {exc} (show the four markers of the empty table)",
+                       "pas encore étalonnée : {exc} (montrez les quatre repères de la table vide)", exc=exc)
+            self._retry_later()
+        return self._reader
+
+    def _retry_later(self) -> None:
+        """The frames go by unread until a second from now (a failed try costs a full
+        calibration or a model load: not at every frame)."""
+        self._reader_game, self._next_try = -1, time.monotonic() + 1.0
+
+    def _warn(self, en: str, fr: str, *, exc: Exception) -> None:
+        """A warning on the health panel (and in the service's log), in both languages."""
+        exc_en, exc_fr = (exc.en, exc.fr) if isinstance(exc, VisionError) else (str(exc), str(exc))
+        self._warning = {"en": "Camera: " + en.format(exc=exc_en), "fr": "Caméra : " + fr.format(exc=exc_fr)}
+        log.warning("%s", self._warning["en"])
+
+
+class _LatestFrame:
+    """The frame source the enrolment page reads: the camera part's latest frame."""
+
+    def __init__(self, camera: TableCamera):
+        self.camera = camera
+
+    def read(self) -> Any:
+        return self.camera.latest
+
+    def close(self) -> None:
+        pass

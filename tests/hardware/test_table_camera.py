@@ -1,0 +1,120 @@
+"""The table's camera as a service part (``hardware/camera.py``): a real table's frames
+through the game's reader into the session, with no simulated table behind it. The camera
+here is an image folder (a recording rendered by the simulated Pass Pass table), read by
+the part's own thread into a session on a SQLite file."""
+
+from __future__ import annotations
+
+import shutil
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.camera import TableCamera
+from hardware.sim_cards import CameraPassPassTable, RoundFigures, rendered_model
+from table.log import EventLog
+from table.session import Session
+from vision.sources import ImageFolderSource
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory):
+    """The models folder of a table whose owner enrolled the Pass Pass deck."""
+    base = tmp_path_factory.mktemp("camera-models")
+    shutil.copytree(rendered_model(base / "enrolment"), base / "models" / "pass-pass")
+    return base / "models"
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = Session(EventLog(tmp_path / "log.sqlite3"))
+    yield s
+    s.log.close()
+
+
+@pytest.fixture(scope="module")
+def recording(models, tmp_path_factory):
+    """The first trick of a 3-player game filmed by the simulated table: a folder of its
+    frames (the calibration shot first), its options and the truth in front of each seat."""
+    folder = tmp_path_factory.mktemp("recording") / "frames"
+    table = CameraPassPassTable(Session(EventLog(":memory:")), models / "pass-pass", seed=4, setups=((3, False),))
+    table.camera.record = [table.camera.shot]
+    table.new_game()
+    fig = RoundFigures()
+    while table.mind.trick == 1:
+        table.step(fig)
+    assert fig.wrong == [] and fig.questions == 0
+    folder.mkdir()
+    for i, image in enumerate(table.camera.record):
+        cv2.imwrite(str(folder / f"{i:05d}.png"), image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    start = next(o for o in table.session.log.read() if o.kind == "game_start")
+    options = {k: v for k, v in start.data["options"].items() if v is not None}
+    return folder, options, [sorted(c.id for c in table.mind.in_front(s)) for s in range(3)]
+
+
+def test_a_trick_filmed_on_a_real_table_is_scored_by_the_camera_part(models, recording, session):
+    frames, options, truth = recording
+    session.start_game("pass-pass", options, source="dashboard")     # the setup form
+    camera = TableCamera(session, lambda: ImageFolderSource(frames), models)
+    camera.start()
+    try:
+        assert camera.wait_finished(timeout=300)
+    finally:
+        camera.stop()
+    view = session.snapshot()["view"]
+    assert [sorted(s["in_front"]) for s in view["seats"]] == truth
+    assert sum(len(t) for t in truth) == 3
+    log = list(session.log.read())
+    assert {o.source for o in log if o.kind != "game_start"} == {"camera"}
+    health = session.snapshot()["health"]["camera"]
+    assert health["calibrated"] and health["frames"] == len(list(frames.iterdir()))
+    assert health["observations"] == len(log) - 1 and "warnings" not in health
+    assert session.snapshot()["alerts"] == []
+
+
+def test_without_an_enrolled_deck_the_page_says_so_in_both_languages(recording, session, tmp_path):
+    frames, options, _ = recording
+    session.start_game("pass-pass", options, source="dashboard")
+    camera = TableCamera(session, lambda: ImageFolderSource(frames), tmp_path / "no-models")
+    camera.start()
+    try:
+        assert camera.wait_finished(timeout=120)
+    finally:
+        camera.stop()
+    health = session.snapshot()["health"]["camera"]
+    assert health["observations"] == 0 and health["calibrated"]          # the markers were found
+    [warning] = health["warnings"]
+    assert "no deck enrolled" in warning["en"] and "aucun jeu de cartes appris" in warning["fr"]
+    assert [o.kind for o in session.log.read()] == ["game_start"]       # nothing guessed
+
+
+def test_a_camera_that_cannot_be_opened_is_retried_and_shown(session, tmp_path):
+    camera = TableCamera(session, lambda: ImageFolderSource(tmp_path / "unplugged"), tmp_path, retry_s=0.05)
+    camera.start()
+    try:
+        for _ in range(100):
+            if camera.figures["reopens"] >= 3:
+                break
+            camera._stop.wait(0.05)
+    finally:
+        camera.stop()
+    health = session.snapshot()["health"]["camera"]
+    assert health["reopens"] >= 3 and not health["connected"]
+    [warning] = health["warnings"]
+    assert warning["en"].startswith("Camera: the camera cannot be opened")
+    assert warning["fr"].startswith("Caméra : la caméra ne s'ouvre pas")
+
+
+def test_the_enrolment_page_reads_the_camera_parts_latest_frame(session, tmp_path):
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0.png"), np.full((8, 8, 3), 77, np.uint8))
+    camera = TableCamera(session, lambda: ImageFolderSource(folder), tmp_path)
+    assert camera.frames().read() is None                       # nothing read yet
+    camera.start()
+    try:
+        assert camera.wait_finished(timeout=30)
+    finally:
+        camera.stop()
+    assert int(camera.frames().read().image[0, 0, 0]) == 77
