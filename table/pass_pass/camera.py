@@ -57,6 +57,8 @@ CAMERA_KINDS = CARD_KINDS
 UNKNOWN_QUESTION = "camera_unknown_question"
 NO_CARD = {"id": "none", "label": text("No card", "Pas de carte")}
 TRICK_ZONE = "trick"
+TAKE_PHASES = ("first_take", "second_take")
+TAKE_WINDOW = 1.0   # s (frame time): a card leaving the trick and one coming to rest at a seat this close are one take
 DONE = [{"id": "done", "label": text("Done", "C'est fait")}]
 # Alerts this module raises; a resolve naming one of the questions acts on its answer.
 QUESTION_KINDS = frozenset({"camera_play_question", "camera_record_question", "camera_take_question",
@@ -84,6 +86,11 @@ class CameraReader:
         self.low_seen: list[str] = []     # cards seen arriving at the second winner's seat this trick
         self.last_round: dict[str, int] = {}   # card -> seat it went to in the round just finished
         self.last_play: dict[str, Any] | None = None   # the latest camera play: its frame time, the game before it
+        self.in_trick: set[str] = set()      # the cards the camera holds in the trick zone now
+        self.unknown_cards: dict[Any, str] = {}   # an unnamed trick card's id -> the card a tap said it is
+        # a card that came to rest at a seat during a take, not yet matched with a card leaving
+        # the trick: (seat, frame time, the name read there or None, a name not from the trick)
+        self.arrivals: list[tuple[int, float, str | None, str | None]] = []
 
     # ------------------------------------------------------------------ helpers
     def _name(self, seat: int, lang: str) -> str:
@@ -119,6 +126,11 @@ class CameraReader:
 
     # ------------------------------------------------------------------ facts
     def observe(self, obs: Observation) -> None:
+        self._expire(obs.t)
+        if obs.kind == CARD_SEEN and obs.data.get("zone") == TRICK_ZONE and isinstance(obs.data.get("card"), str):
+            self.in_trick.add(obs.data["card"])
+        if obs.kind == CARD_GONE and obs.data.get("zone") == TRICK_ZONE:
+            self.in_trick.discard(str(obs.data.get("card")))
         if obs.kind == CARD_GONE and not self.a.g.is_over():
             self._gone(obs)
         if obs.kind in (CARD_UNKNOWN, CARD_UNKNOWN_GONE):
@@ -137,7 +149,7 @@ class CameraReader:
         if zone == TRICK_ZONE:
             self._in_trick(obs, card)
         elif seat is not None:
-            self._at_seat(obs, card, seat)
+            self._seen_at_seat(obs, card, seat)
         elif zone is None and self.a.g.phase == "play" and card not in self.a.g.seen_this_round():
             to_act = self.a.g.to_act
             self._alert(obs, "camera_play_question",
@@ -150,20 +162,43 @@ class CameraReader:
                         expected={"card": card.id, "seat": to_act})
 
     def _gone(self, obs: Observation) -> None:
-        """A card left the trick while it is being taken but no seat was seen receiving
-        it: ask who took it (a sighting at a seat later answers by itself)."""
-        g = self.a.g
+        """A card left the trick while it is being taken."""
         card_id = obs.data.get("card")
-        if obs.data.get("zone") != TRICK_ZONE or g.phase not in ("first_take", "second_take"):
+        if obs.data.get("zone") != TRICK_ZONE:
             return
         try:
             card = self._card(card_id) if isinstance(card_id, str) else None
         except (InvalidInput, ValueError, KeyError):
             return
-        if card is None or card not in g.table_cards or card.id in self.low_seen:
+        if card is not None:
+            self._left_trick(obs, card)
+
+    def _left_trick(self, obs: Observation, card) -> None:
+        """A trick card (named while it lay there) left during a take: the taker is the seat
+        where a card came to rest just before — the one read there as this card, else the
+        only seat where any card came to rest. No seat, or two → "who took it?" (a card
+        coming to rest at one seat just after answers it by itself)."""
+        g = self.a.g
+        if g.phase not in TAKE_PHASES or card not in g.table_cards or card.id in self.low_seen:
             return
         if any(a.kind == "camera_take_question" and a.expected["card"] == card.id for a in self.a.open_alerts()):
             return
+        recent = [a for a in self.arrivals if obs.t - a[1] <= TAKE_WINDOW]
+        named = [a for a in recent if a[2] == card.id]
+        # read there as no card, or as a card still lying in the trick (a misread: that card has not moved)
+        blind = [a for a in recent if a[2] is None or (a[2] in self.in_trick and a[2] != card.id)]
+        if named:
+            used = named[-1:]
+        elif len({a[0] for a in blind}) == 1:
+            used = blind
+        else:
+            self._ask_taker(obs, card)
+            return
+        self.arrivals = [a for a in self.arrivals if a not in used]
+        self._at_seat(obs, card, used[-1][0])
+
+    def _ask_taker(self, obs: Observation, card) -> None:
+        g = self.a.g
         self._alert(obs, "camera_take_question",
                     f"{card.name('en')} left the trick but the camera did not see who took it. Who has it?",
                     f"La carte {card.name('fr')} a quitté le pli sans que la caméra voie qui l'a prise. Qui l'a ?",
@@ -171,6 +206,40 @@ class CameraReader:
                              for s in range(g.players)] + [{"id": "back", "label": text("Put back in the trick",
                                                                                        "Remise dans le pli")}],
                     expected={"card": card.id, "seat": g.to_act})
+
+    def _arrived(self, obs: Observation, seat: int, name: str | None, foreign: str | None = None) -> None:
+        """A card came to rest at ``seat`` during a take without naming a trick card that
+        already left (``name``: a trick card still lying there, read at the seat first or
+        misread; None: unnamed; ``foreign``: named as a card not from the trick). It answers
+        the one open "who took it?" asked just before, or waits for the card leaving the trick."""
+        asked = [a for a in self.a.open_alerts() if a.kind == "camera_take_question" and obs.t - a.since <= TAKE_WINDOW]
+        if len(asked) == 1 and (name is None or name in self.in_trick):
+            asked[0].resolved = "seen"
+            self._at_seat(obs, self._card(asked[0].expected["card"]), seat)
+            return
+        self.arrivals.append((seat, obs.t, name, foreign))
+
+    def _expire(self, now: float) -> None:
+        """Arrivals no card leaving the trick matched: a card named there that did not come
+        from the trick is an alert; an unnamed one (a pile's top read badly) is no news."""
+        old = [a for a in self.arrivals if now - a[1] > TAKE_WINDOW]
+        if not old:
+            return
+        self.arrivals = [a for a in self.arrivals if a not in old]
+        for seat, t, _, foreign in old:
+            g = self.a.g
+            if foreign is not None and not g.is_over() and not any(foreign in {c.id for c in g.in_front(s)}
+                                                                   for s in range(g.players)):
+                card = self._card(foreign)
+                self._not_from_trick(Observation("card_seen", t, "camera", {"card": foreign, "zone": f"seat{seat + 1}"},
+                                                 seq=None), card, seat)
+
+    def _not_from_trick(self, obs: Observation, card, seat: int) -> None:
+        self._alert(obs, "camera_not_from_trick",
+                    f"{card.name('en')} arrived in front of {self._name(seat, 'en')} but was not in the trick: "
+                    "take it away.",
+                    f"La carte {card.name('fr')} est arrivée devant {self._name(seat, 'fr')} sans venir du pli : "
+                    "retirez-la.")
 
     def _answered_by_camera(self, card_id: str) -> None:
         for alert in self.a.open_alerts():
@@ -188,6 +257,14 @@ class CameraReader:
             for alert in self.a.open_alerts():
                 if alert.kind == UNKNOWN_QUESTION and alert.expected.get("unknown") == unknown:
                     alert.resolved = "gone"   # named since (its card_seen did the move) or taken back
+            card = self.unknown_cards.pop(unknown, None)   # a tapped card left the trick (not renamed there)
+            if card is not None and obs.data.get("zone") == TRICK_ZONE and card not in self.in_trick \
+                    and not g.is_over():
+                self._left_trick(obs, self._card(card))
+            return
+        seat = seat_of_zone(obs.data.get("zone"), g.players)
+        if seat is not None and g.phase in TAKE_PHASES:
+            self._arrived(obs, seat, None)   # an unnamed card came to rest at a seat: maybe the take
             return
         if g.is_over() or obs.data.get("zone") != TRICK_ZONE or g.phase != "play":
             return
@@ -256,6 +333,22 @@ class CameraReader:
             return f"{who} takes the lowest cards" if lang == "en" else f"{who} prend les cartes les plus faibles"
         return "the round is being recorded" if lang == "en" else "la manche est en cours d'inscription"
 
+    def _seen_at_seat(self, obs: Observation, card, seat: int) -> None:
+        """A card named at a seat. During a take, a card still lying in the trick as far as
+        the camera knows is taken when it leaves (a pile's top misread as a trick card must
+        take nothing), and a card that is not from the trick is an arrival with no name (an
+        alert if no trick card leaves)."""
+        g = self.a.g
+        if g.phase in TAKE_PHASES and not any(card in g.in_front(s) for s in range(g.players)) \
+                and self.last_round.get(card.id) != seat:
+            if card in g.table_cards and card.id in self.in_trick:
+                self._arrived(obs, seat, card.id)
+                return
+            if card not in g.table_cards:
+                self._arrived(obs, seat, None, foreign=card.id)
+                return
+        self._at_seat(obs, card, seat)
+
     def _at_seat(self, obs: Observation, card, seat: int) -> None:
         g = self.a.g
         if card in g.in_front(seat) or (self.last_round.get(card.id) == seat and card not in g.seen_this_round()):
@@ -269,11 +362,7 @@ class CameraReader:
                         f"{self._name(seat, 'fr')} : remettez-la.", expected={"seat": owner})
             return
         if card not in g.table_cards:
-            self._alert(obs, "camera_not_from_trick",
-                        f"{card.name('en')} arrived in front of {self._name(seat, 'en')} but was not in the trick: "
-                        "take it away.",
-                        f"La carte {card.name('fr')} est arrivée devant {self._name(seat, 'fr')} sans venir du pli : "
-                        "retirez-la.")
+            self._not_from_trick(obs, card, seat)
             return
         if g.phase in ("first_take", "second_take") and seat != g.to_act:
             self._alert(obs, "camera_wrong_taker",
@@ -356,6 +445,7 @@ class CameraReader:
                     self._at_seat(obs, self._card(alert.expected["card"]), seat)
             elif alert.kind == UNKNOWN_QUESTION and alert.resolved != NO_CARD["id"]:
                 seat = alert.expected["seat"]
+                self.unknown_cards[alert.expected["unknown"]] = alert.resolved
                 if self.a.g.phase == "play" and self.a.g.to_act == seat:
                     self.apply(PlayCard(seat, alert.resolved), obs)
             elif alert.kind == "camera_record_question" and alert.resolved.isdigit():

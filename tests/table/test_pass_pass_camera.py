@@ -119,10 +119,15 @@ def test_a_fifth_card_and_a_take_by_the_wrong_seat_are_alerts_saying_what_to_put
     _seen(session, "purple-12", "trick")                       # a fifth card in a 4-player trick
     wrong = (first + 1) % 4
     _seen(session, "yellow-12", f"seat{wrong + 1}")            # the wrong seat takes
+    assert [a["kind"] for a in session.snapshot()["alerts"]] == ["camera_extra_card"]   # still in the trick
+    _gone(session, "yellow-12", "trick")                       # it left: the wrong seat took it
     kinds = [a["kind"] for a in session.snapshot()["alerts"]]
     assert kinds == ["camera_extra_card", "camera_wrong_taker"]
     assert session.snapshot()["view"]["phase"] == "first_take"
-    _seen(session, "yellow-12", f"seat{first + 1}")            # put back, then taken by the right seat
+    _seen(session, "yellow-12", "trick")                       # put back, then taken by the right seat
+    _seen(session, "yellow-12", f"seat{first + 1}")
+    assert "yellow-12" not in session.snapshot()["view"]["seats"][first]["in_front"]
+    _gone(session, "yellow-12", "trick")
     assert "yellow-12" in session.snapshot()["view"]["seats"][first]["in_front"]
 
 
