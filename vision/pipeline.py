@@ -19,7 +19,8 @@ Kinds (``source="camera"``):
 
 * ``card_unknown`` {zone, corners_mm, unknown} when a whole card outline (not a guess
   inside a merged blob, but on the ``pile`` every card is one) in a zone stays unnamed
-  in one place for ``appear_frames`` frames (on the pile also ``landed`` and ``hands``):
+  in one place for ``unknown_frames`` frames (default ``appear_frames``: more gives the
+  recogniser more looks before a person is asked; on the pile also ``landed`` and ``hands``):
   once per resting place (``unknown`` is its id); ``card_unknown_gone`` {zone, unknown}
   withdraws it when the outline leaves or gets a name (then ``card_seen``).
 
@@ -52,7 +53,8 @@ class TableWatcher:
     def __init__(self, recogniser: CardRecogniser | None, calibration: Calibration, profile: TableProfile, *,
                  colours: ColourModel | None = None, watch_cells: bool = False, watch_holes: bool = False,
                  appear_frames: int = 3, vanish_frames: int = 5, source: str = "camera",
-                 empty_table: np.ndarray | None = None, hands: HandWatcher | None = None):
+                 empty_table: np.ndarray | None = None, hands: HandWatcher | None = None,
+                 unknown_frames: int | None = None):
         if empty_table is not None and recogniser is not None:
             # the calibration shot of the empty table: cards are what differs from it
             det = recogniser.detector
@@ -63,7 +65,7 @@ class TableWatcher:
         self.source = source
         self.hands = hands   # who reached the pile (vision/hands.py); card_seen on the pile says it
         self.cards = StabilityFilter(appear_frames, vanish_frames)
-        self.unknown = StabilityFilter(appear_frames, vanish_frames)   # unnamed whole cards, keyed by place
+        self.unknown = StabilityFilter(unknown_frames or appear_frames, vanish_frames)   # unnamed, keyed by place
         self._unknown_ids = 0
         self.cells = StabilityFilter(appear_frames, vanish_frames)
         self.holes = StabilityFilter(appear_frames, vanish_frames)
