@@ -49,7 +49,8 @@ TRICK_SLOTS = [(310, 178), (400, 178), (490, 178), (345, 290), (455, 290)]
 SEAT_SPOTS = {1: (400, 402), 2: (80, 225), 3: (400, 50), 4: (715, 225), 5: (150, 402), 6: (650, 402)}
 CROOKED_AT = (400, 322)       # a card pushed half out of the trick, its centre in no zone
 FAULT_KINDS = ("crooked", "hand", "burst", "unknown")
-RENDER_EVERY = 6              # frames drawn from one rendering before the scene is drawn again
+RENDER_EVERY = 6              # frames drawn from one rendering before the scene is drawn again (0: once per scene)
+UNKNOWN_FRAMES = 15           # 0.5 s unnamed before the page asks which card (a few more looks first)
 
 
 def parse_faults(spec: str | None, kinds: tuple[str, ...] = FAULT_KINDS, game: str = "") -> dict[str, float]:
@@ -121,26 +122,33 @@ class CardCamera:
                                   background=background).image
         self._render, self._placement, self._style = render_table, Placement, SceneStyle.clean()
         self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir)), calibration, self.profile,
-                                    appear_frames=appear_frames, vanish_frames=vanish_frames, empty_table=shot)
+                                    appear_frames=appear_frames, vanish_frames=vanish_frames, empty_table=shot,
+                                    unknown_frames=UNKNOWN_FRAMES)
         self.unread: set[str] = set()   # the cards the recogniser abstains on (the ``unknown`` fault)
         self.watcher.recogniser = _Abstaining(self.watcher.recogniser, self.unread)
         self.settle_frames = max(appear_frames, vanish_frames) + 1
         self.max_frames = 90   # 3 s: how long the players leave a card before the next move
         self.noise = False
+        self.render_every = RENDER_EVERY
         self._noise = [self._rng.integers(0, 6, self._base.shape, dtype=np.uint8) for _ in range(4)]
         self.frames = 0
         self.seen: list[Observation] = []
         self.record: list[np.ndarray] | None = None   # when a list, every frame shown is kept
 
     def show(self, cards: list[tuple[str, tuple[float, float], float]], *, hand: bool = False, skip: int = 0,
-             expect: set | None = None, gone: set | None = None, unknown: int = 0) -> list[Observation]:
+             expect: set | None = None, gone: set | None = None, unknown: int = 0,
+             in_step: Any = None) -> list[Observation]:
         """Frames of ``cards`` (id, centre mm, angle; later ones on top) until the watcher
-        holds every ``(card, zone)`` of ``expect``, ``unknown`` unnamed cards, and none of ``gone`` (at most
+        holds every ``(card, zone)`` of ``expect``, ``unknown`` unnamed cards, and none of ``gone``,
+        or until ``in_step()`` says the page shows the move and none of ``gone`` is held (at most
         ``max_frames``: the players wait that long for the page); returns the
         observations submitted. ``hand``: a hand over the last card for the first frames;
-        ``skip``: frames lost before the camera sees the change (a stalled camera)."""
+        ``skip``: frames lost before the camera sees the change (a stalled camera).
+        A card lying squarely under a later one (a pile) is hidden: one drop shadow for the
+        pile (drawing each card's would darken the pile's shadow once per card, 0.55^n)."""
         from vision.sources import Frame
 
+        cards = [c for i, c in enumerate(cards) if not any(o[1:] == c[1:] for o in cards[i + 1:])]
         placements = [self._placement(c, centre, angle) for c, centre, angle in cards]
         image = self._render(placements, self._view, self._rng, self._style, background=self._base).image
         covered = None
@@ -154,7 +162,7 @@ class CardCamera:
             self.frames += 1
             if i < skip:
                 continue
-            if i > skip and (i - skip) % RENDER_EVERY == 0:   # light and print differ a little from moment to moment
+            if self.render_every and i > skip and (i - skip) % self.render_every == 0:   # light and print vary a little
                 image = self._render(placements, self._view, self._rng, self._style, background=self._base).image
             img = covered if covered is not None and i < skip + 3 else image
             if self.noise:
@@ -164,9 +172,9 @@ class CardCamera:
             for obs in self.watcher.process(Frame(img, self.t, self.frames)):
                 out.append(self.session.submit(obs))
             present = self.watcher.cards.present
-            if (i >= skip + self.settle_frames - 1 and all(k in present for k in expect)
-                    and len(self.watcher.unknown.present) >= unknown
-                    and not any(k in present for k in gone)):
+            if i >= skip + self.settle_frames - 1 and not any(k in present for k in gone) and (
+                    (all(k in present for k in expect) and len(self.watcher.unknown.present) >= unknown)
+                    or (in_step is not None and in_step())):
                 break
         self.seen += out
         return out
@@ -277,8 +285,20 @@ class CameraPassPassTable:
         top = self.order[-1:] if self.order else []
         expect = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in top if c not in self.camera.unread}
         self.camera.show([(c, self.where[c][1], self.where[c][2]) for c in self.order], hand=hand, skip=skip,
-                         expect=expect, gone=gone, unknown=sum(c in self.where for c in self.camera.unread))
+                         expect=expect, gone=gone, unknown=sum(c in self.where for c in self.camera.unread),
+                         in_step=self._in_step)
         self._answer(self._fig)   # the page asks at once; someone taps before the next card moves
+
+    def _in_step(self) -> bool:
+        """The page shows what the players did, with no question open: they move on."""
+        snap = self.session.snapshot()
+        if snap["alerts"]:
+            return False
+        shown, mind = snap["view"], self.mind
+        return (shown["sheet"] == [line.to_dict() for line in mind.round_scores]
+                and [p["card"] for p in shown["current_trick"]] == [c.id for _, c in mind.current_trick]
+                and all(sorted(shown["seats"][s]["in_front"]) == sorted(c.id for c in mind.in_front(s))
+                        for s in range(mind.players)))
 
     def _hit(self, kind: str) -> bool:
         p = self.faults.get(kind, 0.0)
@@ -302,7 +322,8 @@ class CameraPassPassTable:
             elif kind == "camera_unknown_question":
                 fig.questions += 1
                 ids = [c["id"] for c in alert["choices"]]
-                choice = next((c for c in self.camera.unread if c in ids and c in self.where), "none")
+                laid = [c.id for s, c in self.mind.current_trick if s == alert["expected"]["seat"]]
+                choice = next((c for c in laid if c in ids and c in self.where), "none")   # the card they laid
             elif kind == "camera_order_question":
                 fig.questions += 1
                 seat, cards = alert["expected"]["seat"], alert["expected"]["cards"]
