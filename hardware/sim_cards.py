@@ -19,7 +19,9 @@ keeps a hand over the card for a few frames before it lands, ``burst`` drops the
 a change but the last ones (a camera that stalls), ``unknown`` has the recogniser abstain
 on a played card while it lies where it was laid (a reflection over its face, or an owner's
 ``--partial`` enrolment without it; the abstention is injected at the recogniser's output,
-since both rendered causes also misname or break the outline): the page asks which card.
+since both rendered causes also misname or break the outline): the page asks which card;
+``pile`` has it abstain on a taken card on its taker's pile (the take is then the card that
+left the trick and the seat where an unnamed card came to rest).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
 TRICK_SLOTS = [(310, 178), (400, 178), (490, 178), (345, 290), (455, 290)]
 SEAT_SPOTS = {1: (400, 402), 2: (80, 225), 3: (400, 50), 4: (715, 225), 5: (150, 402), 6: (650, 402)}
 CROOKED_AT = (400, 322)       # a card pushed half out of the trick, its centre in no zone
-FAULT_KINDS = ("crooked", "hand", "burst", "unknown")
+FAULT_KINDS = ("crooked", "hand", "burst", "unknown", "pile")
 RENDER_EVERY = 6              # frames drawn from one rendering before the scene is drawn again (0: once per scene)
 UNKNOWN_FRAMES = 15           # 0.5 s unnamed before the page asks which card (a few more looks first)
 
@@ -274,7 +276,10 @@ class CameraPassPassTable:
 
     def _move(self, card: str, zone: str) -> None:
         """A taken card goes on its taker's pile (a pile per seat, each card squarely on the last)."""
-        self.camera.unread.discard(card)   # picked up: read again where it lands
+        if self._hit("pile"):
+            self.camera.unread.add(card)       # unreadable on the pile
+        else:
+            self.camera.unread.discard(card)   # picked up: read again where it lands
         x, y = SEAT_SPOTS[int(zone[4:])]
         self.where[card] = (zone, (x, y), 0.0)
         self.order = [c for c in self.order if c != card] + [card]
@@ -284,9 +289,10 @@ class CameraPassPassTable:
         skip = self.camera.settle_frames if self._hit("burst") else 0
         top = self.order[-1:] if self.order else []
         expect = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in top if c not in self.camera.unread}
-        self.camera.show([(c, self.where[c][1], self.where[c][2]) for c in self.order], hand=hand, skip=skip,
-                         expect=expect, gone=gone, unknown=sum(c in self.where for c in self.camera.unread),
-                         in_step=self._in_step)
+        cards = [(c, self.where[c][1], self.where[c][2]) for c in self.order]
+        seen = [c for i, c in enumerate(cards) if not any(o[1:] == c[1:] for o in cards[i + 1:])]   # not under a pile
+        self.camera.show(cards, hand=hand, skip=skip, expect=expect, gone=gone,
+                         unknown=sum(c in self.camera.unread for c, _, _ in seen), in_step=self._in_step)
         self._answer(self._fig)   # the page asks at once; someone taps before the next card moves
 
     def _in_step(self) -> bool:

@@ -61,7 +61,8 @@ def test_a_card_the_recogniser_abstains_on_is_asked_and_one_tap_scores_it_as_the
 
 
 def test_faults_are_named():
-    assert parse_faults("crooked@0.25,hand,unknown@0.1") == {"crooked": 0.25, "hand": 1.0, "unknown": 0.1}
+    assert parse_faults("crooked@0.25,hand,unknown@0.1,pile") == {"crooked": 0.25, "hand": 1.0, "unknown": 0.1,
+                                                                  "pile": 1.0}
     with pytest.raises(ValueError, match="glow"):
         parse_faults("glow@0.1")
 
@@ -104,3 +105,27 @@ def test_passetable_watch_scores_a_rendered_sequence_and_answers_its_questions(m
     assert [sorted(s["in_front"]) for s in final["seats"]] == truth
     assert [s["points"] for s in final["seats"]] == [s["points"] for s in session.snapshot()["view"]["seats"]]
     assert all(x["observation"]["source"] in ("camera", "watch") for x in lines if "observation" in x)
+
+
+def test_takes_whose_card_the_pile_cannot_name_are_scored_from_the_trick_with_no_tap(model_dir):
+    """Every taken card unreadable on its taker's pile (the recogniser abstains there): the
+    card comes from what left the trick, the seat from where an unnamed card came to rest."""
+    session = Session(EventLog(":memory:"))
+    table = CameraPassPassTable(session, model_dir, seed=4, setups=((3, False),), faults="pile@1.0")
+    table.new_game()
+    fig = RoundFigures()
+    while table.mind.trick <= 2 and not table.mind.is_over():   # two tricks and their takes
+        table.step(fig)
+    assert fig.wrong == [] and fig.taps == 0 and fig.questions == 0
+    view = session.snapshot()["view"]
+    truth = [sorted(c.id for c in table.mind.in_front(s)) for s in range(3)]
+    assert [sorted(s["in_front"]) for s in view["seats"]] == truth and sum(map(len, truth)) >= 4
+    facts = list(session.log.read())
+    at_seats = [o for o in facts if o.data.get("zone", "").startswith("seat")]
+    assert {o.kind for o in at_seats} <= {"card_unknown", "card_unknown_gone"}   # no seat ever named a card
+    assert sum(o.kind == "card_unknown" for o in at_seats) >= 3
+    assert {o.source for o in facts if o.kind.startswith("card_")} == {"camera"}
+    # the card leaves the trick (5 frames) before the pile's unnamed card is reported (15): "who took
+    # it?" is raised, then withdrawn by the camera itself a third of a second later, never tapped
+    assert {a.kind for a in session._adapter.alerts} <= {"camera_take_question"}
+    assert all(a.resolved == "seen" for a in session._adapter.alerts)
