@@ -6,10 +6,15 @@ table profile (``trick``, ``seat1`` … ``seat6``; seat ``i`` of the game sits b
 
 * a card laid in the ``trick`` zone while the game waits for a play is the play of the
   player whose turn it is (the engine knows the order);
-* a card arriving in a seat's zone while the trick is being taken is a take by that seat:
-  the first winner's choice, then the second winner's lowest cards (once the cards seen
-  there make one of the allowed sets; a forced take is applied by the engine already, and
-  the camera only checks the cards went to the right seat);
+* a card leaving the trick zone while the trick is being taken, with a card coming to rest
+  in a seat's zone just before (``TAKE_WINDOW``), is a take by that seat: the first winner's
+  choice, then the second winner's lowest cards (once the cards taken make one of the
+  allowed sets; a forced take is applied by the engine already, and the camera only checks
+  the cards went to the right seat). The card's name comes from the trick (each was named
+  while it lay there, or tapped when it could not be), the seat from where a card came to
+  rest: named there as that card, or unnamed (a pile's top read badly), or misread as a
+  card still lying in the trick (which takes nothing). Two seats at once, or none, → "who
+  took it?"; a card coming to rest at one seat just after answers it by itself;
 * in team mode, the member a team records is chosen by itself when one member has both
   the most points and the most Pass Pass; otherwise a one-tap question asks.
 
