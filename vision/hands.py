@@ -8,6 +8,14 @@ from the empty table. When a new card is confirmed on the pile, :meth:`HandWatch
 gives the seats whose edge was crossed in the frames just before it landed: one seat is an
 attribution, several (two hands in at once) or none is a question for the page.
 
+A wrist-wide stretch of a strip is crossed when most of its pixels moved by ``DIFF_LEVEL``
+grey levels in some colour channel, *or* when its hue (the blue/green and red/green ratios,
+which a change of light leaves alone), averaged over the stretch, moved by ``CHROMA_LEVEL``
+beyond the whole frame's shift (a white-balance change): a dark skin over a dark blue cloth
+differs from it by less than ``DIFF_LEVEL`` in every channel, and an arm nobody sees is how
+a card got credited to the other hand that was in (with the reach of the card before still
+counting 0.6 s later, these were the bench's 5.6 % / 9.4 % wrong seats at 3 / 4 players).
+
 Seat ``i`` sits at edge ``EDGES[i]``: seat 1 (index 0) at the near edge (y = max), then the
 left, far and right edges, as the table profile's ``seat1``…``seat4`` zones.
 
@@ -39,9 +47,12 @@ EDGES = ("near", "left", "far", "right")   # seat index -> the edge of the play 
 STRIP_MM = 35.0          # depth of the strip watched along each edge
 CORNER_MM = 60.0         # the corners (markers) are left out of the strips
 DIFF_LEVEL = 25          # difference (largest of the colour channels) that counts as "something there"
+CHROMA_LEVEL = 0.045     # shift of log(blue/green) or log(red/green) that counts too (light-free)
+CHROMA_DARK = 8.0        # added to every channel before the ratios (dark pixels' ratios are noise)
 WRIST_MM = 50            # the stretch of an edge a wrist covers
 ACTIVE_SHARE = 0.5       # share of such a stretch that must differ for a hand to be there
-WINDOW_S = 0.6           # how far back a landing card looks for the hand that laid it
+WINDOW_S = 0.25          # a reach counts for a card if it was still in this long before it was first seen
+                         # (0.6 s credited an unseen hand's card to the reach of the card before)
 
 
 class HandWatcher:
@@ -60,6 +71,8 @@ class HandWatcher:
                   "far": (slice(0, int(s)), slice(int(c), int(w - c))),
                   "right": (slice(int(c), int(h - c)), slice(int(w - s), w))}
         self.strips = [strips[EDGES[i]] for i in range(min(seats, len(EDGES)))]
+        self._empty_strips = [self._empty[strip] for strip in self.strips]
+        self._empty_hue = [self._hue(part) for part in self._empty_strips]
         self.window_s = window_s
         self.history: deque[tuple[float, list[int]]] = deque()
 
@@ -68,26 +81,50 @@ class HandWatcher:
 
     def update(self, image: np.ndarray, t: float) -> list[int]:
         """The seats whose edge a hand crosses in this frame (also kept for :meth:`recent`)."""
-        diff = cv2.absdiff(self._top_view(image), self._empty)
-        if diff.ndim == 3:   # a skin tone may match the cloth in grey, rarely in every channel
-            diff = diff.max(axis=2)
-        active = [seat for seat, strip in enumerate(self.strips) if self._crossed(diff, seat, strip)]
+        top = self._top_view(image)
+        parts = [top[strip] for strip in self.strips]
+        diffs = [cv2.absdiff(part, empty) for part, empty in zip(parts, self._empty_strips)]
+        if top.ndim == 3:
+            changed = [d.max(axis=2) > DIFF_LEVEL for d in diffs]
+            shifts = [self._hue(part) - hue for part, hue in zip(parts, self._empty_hue)]
+            white = np.median(np.concatenate([d.reshape(-1, 2) for d in shifts]), axis=0)   # the frame's cast
+            shifts = [d - white for d in shifts]
+        else:
+            changed, shifts = [d > DIFF_LEVEL for d in diffs], [None] * len(diffs)
+        active = [seat for seat in range(len(self.strips)) if self._crossed(changed[seat], shifts[seat], seat)]
         self.history.append((t, active))
         while self.history and self.history[0][0] < t - 4 * self.window_s:
             self.history.popleft()
         return active
 
-    def _crossed(self, diff: np.ndarray, seat: int, strip) -> bool:
-        """True when some stretch of the strip as wide as a wrist is mostly changed."""
-        changed = (diff[strip] > DIFF_LEVEL).astype(np.float32)
-        along = changed.mean(axis=0 if EDGES[seat] in ("near", "far") else 1)   # share across the strip's depth
-        stretch = np.convolve(along, np.ones(WRIST_MM, np.float32) / WRIST_MM, mode="valid")
-        return stretch.size > 0 and float(stretch.max()) >= ACTIVE_SHARE
+    @staticmethod
+    def _hue(part: np.ndarray) -> np.ndarray:
+        """log(blue/green), log(red/green) per pixel (a change of light scales all three)."""
+        f = part.astype(np.float32) + CHROMA_DARK
+        return np.log(np.stack([f[..., 0] / f[..., 1], f[..., 2] / f[..., 1]], axis=-1))
+
+    def _crossed(self, changed: np.ndarray, shift: np.ndarray | None, seat: int) -> bool:
+        """True when some stretch of the strip as wide as a wrist is mostly changed, or its
+        hue, averaged over the stretch (a pixel's own is noise on a dark cloth), moved."""
+        across = 0 if EDGES[seat] in ("near", "far") else 1
+        wrist = np.ones(WRIST_MM, np.float32) / WRIST_MM
+        along = changed.astype(np.float32).mean(axis=across)   # share across the strip's depth
+        stretch = np.convolve(along, wrist, mode="valid")
+        if stretch.size == 0:
+            return False
+        if float(stretch.max()) >= ACTIVE_SHARE:
+            return True
+        if shift is None:
+            return False
+        hue = shift.mean(axis=across)   # (length, 2): the mean hue shift across the depth
+        moved = [np.abs(np.convolve(hue[:, k], wrist, mode="valid")).max() for k in range(2)]
+        return float(max(moved)) >= CHROMA_LEVEL
 
     def recent(self, t: float) -> list[int]:
         """The seats of the last reach before ``t``: the latest unbroken run of frames with a
-        hand at some edge, if it ended within ``window_s`` seconds before ``t`` (an earlier
-        reach, separated by frames with no hand, was another card's)."""
+        hand at some edge, if it was still in ``window_s`` seconds before ``t`` (an earlier
+        reach, separated by frames with no hand, was another card's; a reach over longer
+        ago is not taken for the hand of a card laid by a hand nobody saw)."""
         seats: set[int] = set()
         started = False
         for when, active in reversed(self.history):
