@@ -232,12 +232,9 @@ class CameraReader:
             return
         self.arrivals = [a for a in self.arrivals if a not in old]
         for seat, t, _, foreign in old:
-            g = self.a.g
-            if foreign is not None and not g.is_over() and not any(foreign in {c.id for c in g.in_front(s)}
-                                                                   for s in range(g.players)):
-                card = self._card(foreign)
-                self._not_from_trick(Observation("card_seen", t, "camera", {"card": foreign, "zone": f"seat{seat + 1}"},
-                                                 seq=None), card, seat)
+            if foreign is not None and not self.a.g.is_over():   # not from the trick, or another seat's card
+                self._at_seat(Observation("card_seen", t, "camera", {"card": foreign, "zone": f"seat{seat + 1}"}),
+                              self._card(foreign), seat)
 
     def _not_from_trick(self, obs: Observation, card, seat: int) -> None:
         self._alert(obs, "camera_not_from_trick",
@@ -344,12 +341,12 @@ class CameraReader:
         take nothing), and a card that is not from the trick is an arrival with no name (an
         alert if no trick card leaves)."""
         g = self.a.g
-        if g.phase in TAKE_PHASES and not any(card in g.in_front(s) for s in range(g.players)) \
-                and self.last_round.get(card.id) != seat:
-            if card in g.table_cards and card.id in self.in_trick:
+        owner = next((s for s in range(g.players) if card in g.in_front(s)), None)
+        if g.phase in TAKE_PHASES and owner != seat and self.last_round.get(card.id) != seat:
+            if owner is None and card in g.table_cards and card.id in self.in_trick:
                 self._arrived(obs, seat, card.id)
                 return
-            if card not in g.table_cards:
+            if owner is not None or card not in g.table_cards:   # misread, or really moved: said if no take explains it
                 self._arrived(obs, seat, None, foreign=card.id)
                 return
         self._at_seat(obs, card, seat)

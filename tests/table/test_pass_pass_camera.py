@@ -245,3 +245,135 @@ def test_no_card_answer_changes_nothing():
     alert, = session.snapshot()["alerts"]
     session.resolve(alert["id"], "none")
     assert session.snapshot()["view"]["current_trick"] == [] and session.snapshot()["alerts"] == []
+
+
+# ---------------------------------------------------------------------- takes the seat cannot name
+def _at(session, kind, t, **data):
+    return session.submit(Observation(kind, t, "camera", data))
+
+
+def _trick_at(session, t0, cards=("blue-3", "green-9", "yellow-12", "purple-5")):
+    for i, card in enumerate(cards):
+        _at(session, "card_seen", t0 + i, card=card, zone="trick", corners_mm=[])
+    return session.snapshot()["view"]
+
+
+def test_a_card_leaving_the_trick_for_a_seat_that_cannot_name_it_is_a_take_by_that_seat():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4)
+    view = _trick_at(session, 10.0)
+    first, card = view["to_act"], view["prompt"]["options"][0]
+    _at(session, "card_unknown", 20.1, zone=f"seat{first + 1}", corners_mm=[], unknown=1)   # on the pile, unnamed
+    _at(session, "card_gone", 20.17, card=card, zone="trick")
+    assert session.snapshot()["alerts"] == []
+    assert card in session.snapshot()["view"]["seats"][first]["in_front"]
+
+
+def test_a_seat_reading_a_card_still_in_the_trick_takes_the_card_that_left():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4)
+    view = _trick_at(session, 10.0)
+    first, options = view["to_act"], view["prompt"]["options"]
+    card = options[0]
+    misread = next(c for c in ("blue-3", "green-9", "yellow-12", "purple-5") if c != card)
+    _at(session, "card_seen", 20.1, card=misread, zone=f"seat{first + 1}", corners_mm=[])   # the pile's top misread
+    seats = session.snapshot()["view"]["seats"]
+    assert misread not in seats[first]["in_front"] and card not in seats[first]["in_front"]   # nothing yet
+    _at(session, "card_gone", 20.17, card=card, zone="trick")
+    seats = session.snapshot()["view"]["seats"]
+    assert card in seats[first]["in_front"] and misread not in seats[first]["in_front"]
+    assert session.snapshot()["alerts"] == []
+
+
+def test_cards_coming_to_rest_at_two_seats_ask_who_took_it():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4)
+    view = _trick_at(session, 10.0)
+    first, card = view["to_act"], view["prompt"]["options"][0]
+    other = (first + 2) % 4
+    _at(session, "card_unknown", 20.1, zone=f"seat{first + 1}", corners_mm=[], unknown=1)
+    _at(session, "card_unknown", 20.13, zone=f"seat{other + 1}", corners_mm=[], unknown=2)
+    _at(session, "card_gone", 20.17, card=card, zone="trick")
+    alert, = session.snapshot()["alerts"]
+    assert alert["kind"] == "camera_take_question" and alert["expected"]["card"] == card
+    assert all(card not in s["in_front"] for s in session.snapshot()["view"]["seats"])   # no guess
+    session.resolve(alert["id"], f"seat{first + 1}")
+    assert card in session.snapshot()["view"]["seats"][first]["in_front"]
+
+
+def test_a_card_coming_to_rest_just_after_the_card_left_answers_who_took_it():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4)
+    view = _trick_at(session, 10.0)
+    first, card = view["to_act"], view["prompt"]["options"][0]
+    _at(session, "card_gone", 20.17, card=card, zone="trick")            # a hand still over the pile
+    assert [a["kind"] for a in session.snapshot()["alerts"]] == ["camera_take_question"]
+    _at(session, "card_unknown", 20.3, zone=f"seat{first + 1}", corners_mm=[], unknown=1)
+    assert session.snapshot()["alerts"] == []
+    assert card in session.snapshot()["view"]["seats"][first]["in_front"]
+
+
+def test_a_card_coming_to_rest_long_after_answers_nothing():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4)
+    view = _trick_at(session, 10.0)
+    first, card = view["to_act"], view["prompt"]["options"][0]
+    _at(session, "card_gone", 20.17, card=card, zone="trick")
+    _at(session, "card_unknown", 22.0, zone=f"seat{first + 1}", corners_mm=[], unknown=1)   # 2 s later
+    assert [a["kind"] for a in session.snapshot()["alerts"]] == ["camera_take_question"]
+    assert card not in session.snapshot()["view"]["seats"][first]["in_front"]
+
+
+def test_a_card_named_at_a_seat_during_a_take_that_is_not_from_the_trick_is_an_alert_once_no_card_left():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4)
+    view = _trick_at(session, 10.0)
+    first = view["to_act"]
+    _at(session, "card_seen", 20.1, card="purple-1", zone=f"seat{first + 1}", corners_mm=[])
+    assert session.snapshot()["alerts"] == []                            # maybe a misread of the card being taken
+    _at(session, "card_seen", 22.0, card="purple-1", zone="trick", corners_mm=[])   # the next fact, later
+    kinds = [a["kind"] for a in session.snapshot()["alerts"]]
+    assert kinds[0] == "camera_not_from_trick"
+    assert "purple 1" in session.snapshot()["alerts"][0]["message"]["en"]
+    assert "1 violet" in session.snapshot()["alerts"][0]["message"]["fr"]
+    assert all("purple-1" not in s["in_front"] for s in session.snapshot()["view"]["seats"])
+
+
+def test_a_tapped_unnamed_trick_card_leaving_for_a_seat_is_taken_by_it():
+    session = Session(EventLog(":memory:"))
+    _start(session, 3)
+    _at(session, "card_seen", 10.0, card="blue-3", zone="trick", corners_mm=[])
+    _at(session, "card_seen", 11.0, card="green-9", zone="trick", corners_mm=[])
+    _at(session, "card_unknown", 12.0, zone="trick", corners_mm=[], unknown=5)
+    alert, = session.snapshot()["alerts"]
+    session.resolve(alert["id"], "yellow-12", source="dashboard")
+    view = session.snapshot()["view"]
+    assert view["phase"] == "first_take" and "yellow-12" in view["prompt"]["options"]
+    first = view["to_act"]
+    _at(session, "card_unknown", 20.1, zone=f"seat{first + 1}", corners_mm=[], unknown=6)
+    _at(session, "card_unknown_gone", 20.17, zone="trick", unknown=5)
+    assert session.snapshot()["alerts"] == []
+    assert "yellow-12" in session.snapshot()["view"]["seats"][first]["in_front"]
+
+
+def test_a_pile_misread_as_another_seats_card_during_a_take_is_the_seat_where_a_card_came_to_rest():
+    session = Session(EventLog(":memory:"))
+    _start(session, 4)
+    view = _trick_at(session, 10.0)
+    first, card = view["to_act"], view["prompt"]["options"][0]
+    _at(session, "card_seen", 20.1, card=card, zone=f"seat{first + 1}", corners_mm=[])
+    _at(session, "card_gone", 20.17, card=card, zone="trick")
+    view = _trick_at(session, 30.0, ("blue-11", "green-1", "yellow-4", "purple-8"))
+    taker, taken = view["to_act"], view["prompt"]["options"][0]
+    other, theirs = next((s, c) for s, seat in enumerate(view["seats"]) if s != taker for c in seat["in_front"])
+    # the taker's pile top is misread as a card lying in front of another seat
+    _at(session, "card_seen", 40.1, card=theirs, zone=f"seat{taker + 1}", corners_mm=[])
+    _at(session, "card_gone", 40.17, card=taken, zone="trick")
+    assert session.snapshot()["alerts"] == []
+    seats = session.snapshot()["view"]["seats"]
+    assert taken in seats[taker]["in_front"] and theirs in seats[other]["in_front"]
+    # out of a take (the trick is over) the same reading is said at once
+    assert session.snapshot()["view"]["phase"] == "play"
+    _at(session, "card_seen", 50.1, card=theirs, zone=f"seat{taker + 1}", corners_mm=[])
+    alert, = session.snapshot()["alerts"]
+    assert alert["kind"] == "camera_wrong_seat" and alert["expected"] == {"seat": other}
