@@ -93,20 +93,23 @@ class CameraStandIn:
         self.delay = delay
         self.source = source
         self.seen = 0
-        self._shown: set[tuple[int, str]] = set()
+        self._shown: set[tuple[int, str, int]] = set()
 
     def show(self, pegs: dict[int, str], depths: dict[int, int] | None = None) -> None:
         """The colours now seen down the top holes (column → colour; ``depths``: the
-        slide each is in, which a camera cannot tell: the stability filter keys on
-        column and colour alone)."""
-        new = sorted(set(pegs.items()) - self._shown)
-        self._shown = set(pegs.items())
+        slide each is in, which the camera reads from how dark the peg head is, as
+        ``vision.tokens.peg_depth`` does): a colour, or the same colour at another
+        depth, is news (the stability filter keys on column, colour and depth)."""
+        depths = depths or {}
+        now = {(column, colour, depths.get(column, 1)) for column, colour in pegs.items()}
+        new = sorted(now - self._shown)
+        self._shown = now
         if new and self.delay:
             self.clock.sleep(self.delay)
-        for column, colour in new:
+        for column, colour, slide in new:
             self.seen += 1
             self.session.submit(Observation.now(PEG_SEEN, source=self.source, t=self.clock(), column=column,
-                                                colour=colour))
+                                                colour=colour, slide=slide))
 
 
 
@@ -155,8 +158,12 @@ class RenderedCamera:
         self._view, self.placings = rig.view, rig.placings
         shot, calibration, pictures, background = rig.shot, rig.calibration, rig.pictures, rig.background
         colours = ColourModel.from_shot(shot, calibration, self.profile)
-        # The still part of every frame (markers, cloth, empty holes), drawn once; each frame adds the peg heads.
-        self._base = render_table([], self._view, self._rng, SceneStyle(), pictures=pictures, background=background,
+        # The still part of every frame (markers, cloth, empty holes), drawn once and not yet lit: each frame
+        # adds the peg heads, then its light, blur and noise fall on all of it at once (lit twice, the frame
+        # around a hole was darker or brighter than a peg head in it, which no real camera sees).
+        unlit = SceneStyle(gradient_max=0.0, cast_max=0.0, glare_prob=0.0, blur_max=0.0, motion_blur_prob=0.0,
+                           noise_max=0.0, jpeg_quality=(100, 100))
+        self._base = render_table([], self._view, self._rng, unlit, pictures=pictures, background=background,
                                   discs=peg_discs(self.profile, {})).image
         self._render, self._pegs, self._style = render_table, peg_discs, SceneStyle.clean()
         self.watcher = TableWatcher(None, calibration, self.profile, colours=colours, watch_holes=True,

@@ -15,7 +15,10 @@ Kinds (``source="camera"``):
   covered, not gone.
 * ``token_seen`` {cell: [row, col], colours} when a cup grid cell shows a new stable
   content with no cup on it (colours sorted, one per token, maybe empty).
-* ``peg_seen`` {column, colour} when a peg stays in a frame top hole.
+* ``peg_seen`` {column, colour, slide} when a peg stays in view down a frame top hole;
+  ``slide``: how deep it sits (1: in the top slide), from how dark its head is next to the
+  hole seen empty (``vision.tokens.peg_depth``); left out when it cannot be told. The same
+  colour at another depth is news (a peg come to rest above it, or the one above gone).
 
 * ``card_unknown`` {zone, corners_mm, unknown} when a whole card outline (not a guess
   inside a merged blob, but on the ``pile`` every card is one) in a zone stays unnamed
@@ -31,20 +34,25 @@ differ from it, on any cloth, and only card-sized outlines count.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from table.observations import Observation
+from vision import features
 from vision.background import TableBackground
 from vision.calibration import Calibration
 from vision.hands import HandWatcher
 from vision.profile import TableProfile
 from vision.recognise import CardRecogniser, quad_overlap
 from vision.stability import StabilityFilter
-from vision.tokens import ColourModel, read_cell, read_hole
+from vision.tokens import ColourModel, hole_reading, peg_depth, read_cell
 
 PILE_ZONE = "pile"    # Passe Éclair's centre pile: its card_seen carry ``landed`` and ``hands``
 COVERED_SHARE = 0.3   # a card whose last outline is this much under something now seen is covered
 SAME_PLACE_MM = 20.0  # an unnamed outline this close to the last one is the same card resting there
+SAME_LOOK = 0.8       # a named card's place still this alike its last good reading: nothing new lies there
+SAME_CARD_MIN_SCORE = 0.6   # an unnamed reading this close to the named card there is that card read badly
+LOOK_SIZE = (16, 22)  # the thumbnail that likeness is measured on (a few px per pip)
 
 
 class TableWatcher:
@@ -67,9 +75,12 @@ class TableWatcher:
         self.cards = StabilityFilter(appear_frames, vanish_frames)
         self.unknown = StabilityFilter(unknown_frames or appear_frames, vanish_frames)   # unnamed, keyed by place
         self._unknown_ids = 0
+        self._unknown_look: dict = {}     # unknown key -> its look (:func:`_look`) when first seen
         self.cells = StabilityFilter(appear_frames, vanish_frames)
         self.holes = StabilityFilter(appear_frames, vanish_frames)
+        self._empty_holes: dict[int, float] = {}   # top hole -> its brightness seen empty
         self._last_px: dict = {}          # card key -> outline in image px, last time it was seen
+        self._last_look: dict = {}        # card key -> its thumbnail (:func:`_look`) that time
         self._cell_reported: dict = {}
 
     def process(self, frame) -> list[Observation]:
@@ -88,11 +99,14 @@ class TableWatcher:
     def _cards(self, frame) -> list[Observation]:
         matches = self.recogniser.recognise(frame.image)
         current = {}
-        named = [(k[0], self._last_px[k]) for k in self.cards.present if k in self._last_px]
-        # at a named card's place and closest to its face: that card read less well, not news
-        # (a new card laid on it, as on a pile, is closest to another face)
+        named = [k for k in self.cards.present if k in self._last_px]
+        # at a named card's place, clearly closest to its face, the place looking as it did: that
+        # card read less well, not news. A new card laid squarely on it (a pile) read from a
+        # wrong outline is "closest" to anything at a low score (0.25-0.4 seen), and changes the look
         unnamed = [m for m in matches if m.card is None
-                   and not any(m.best == card and quad_overlap(px, m.corners) >= 0.5 for card, px in named)]
+                   and not any(m.best == k[0] and m.confidence >= SAME_CARD_MIN_SCORE
+                               and quad_overlap(self._last_px[k], m.corners) >= 0.5
+                               and self._looks_as_named(frame.image, k) for k in named)]
         for m in matches:
             if m.card is None:
                 continue
@@ -101,6 +115,7 @@ class TableWatcher:
             key = (m.card, zone)
             current[key] = [[round(float(x), 1), round(float(y), 1)] for x, y in corners_mm]
             self._last_px[key] = np.asarray(m.corners, np.float32)
+            self._last_look[key] = _look(frame.image, self._last_px[key])
         hold = [k for k in self.cards.present if k not in current and k in self._last_px
                 and any(quad_overlap(self._last_px[k], m.corners) >= COVERED_SHARE for m in matches)]
         obs = []
@@ -113,32 +128,48 @@ class TableWatcher:
                                            corners_mm=ch.payload, **extra))
             else:
                 self._last_px.pop(ch.key, None)
+                self._last_look.pop(ch.key, None)
                 obs.append(Observation.now("card_gone", source=self.source, t=ch.t, card=card, zone=zone))
-        return obs + self._unknown(unnamed, matches, frame.t)
+        return obs + self._unknown(unnamed, matches, frame.image, frame.t)
 
-    def _unknown(self, unnamed, matches, t: float) -> list[Observation]:
+    def _looks_as_named(self, image: np.ndarray, key) -> bool:
+        """Does the named card's place look as it did when it was last named?"""
+        before = self._last_look.get(key)
+        return before is not None and _alike(_look(image, self._last_px[key]), before)
+
+    def _unknown(self, unnamed, matches, image: np.ndarray, t: float) -> list[Observation]:
         """Whole outlines the recogniser would not name, debounced like named cards; a key
-        is a resting place (an id and its centre), so a card is reported once, not each frame."""
+        is a resting place (an id and its centre) and the look it had there, so a card is
+        reported once, not each frame, and another unnamed card laid on it is news."""
         tracked = list(self.unknown.present) + list(self.unknown._seen_run)
         current = {}
         for m in unnamed:
             corners_mm = self.cal.to_table(m.corners)
             centre = corners_mm.mean(axis=0)
+            look = _look(image, m.corners)
+            # a card reported keeps its look; one still settling (a hand leaving it) takes the
+            # latest, and keeps the moment it first lay there
             key = next((k for k in tracked if k not in current
-                        and np.hypot(centre[0] - k[1], centre[1] - k[2]) <= SAME_PLACE_MM), None)
+                        and np.hypot(centre[0] - k[1], centre[1] - k[2]) <= SAME_PLACE_MM
+                        and (k not in self.unknown.present or _alike(look, self._unknown_look[k]))), None)
             if key is None:
                 self._unknown_ids += 1
                 key = (self._unknown_ids, float(centre[0]), float(centre[1]))
+            if key not in self.unknown.present:
+                self._unknown_look[key] = look
             zone = self.profile.zone_of(centre)
             if zone is None or not (m.complete or zone == PILE_ZONE):
                 # off every zone: nothing a game could ask about; a guess inside a merged
                 # blob is only a card on the pile, where each card lies on the last one
                 continue
             current[key] = (zone, [[round(float(x), 1), round(float(y), 1)] for x, y in corners_mm], m.corners)
-        # covered by a hand or another card: neither seen nor gone (as named cards)
+        # covered by a hand or another card (its place no longer looks as it did): neither
+        # seen nor gone, as named cards; the same look under a name is the card named at last
         hold = [k for k in self.unknown.present if k not in current
                 and any(quad_overlap(self.unknown.present[k][2], m.corners) >= COVERED_SHARE
-                        for m in matches if m.card is None and not m.complete)]
+                        and ((m.card is None and not m.complete)
+                             or not _alike(_look(image, self.unknown.present[k][2]), self._unknown_look[k]))
+                        for m in matches)]
         obs = []
         for ch in self.unknown.update(current, t, hold):
             zone, corners_mm, _ = ch.payload
@@ -148,8 +179,12 @@ class TableWatcher:
                 obs.append(Observation.now("card_unknown", source=self.source, t=ch.t, zone=zone,
                                            corners_mm=corners_mm, unknown=ch.key[0], **extra))
             else:
+                self._unknown_look.pop(ch.key, None)
                 obs.append(Observation.now("card_unknown_gone", source=self.source, t=ch.t, zone=zone,
                                            unknown=ch.key[0]))
+        tracked = set(self.unknown.present) | set(self.unknown._seen_run)
+        for k in [k for k in self._unknown_look if k not in tracked]:
+            del self._unknown_look[k]   # a sighting that never lasted
         return obs
 
     def _tokens(self, frame) -> list[Observation]:
@@ -173,8 +208,31 @@ class TableWatcher:
     def _pegs(self, frame) -> list[Observation]:
         current = {}
         for col in range(self.profile.frame_holes):
-            colour = read_hole(frame.image, self.cal, self.profile, self.colours, col)
-            if colour is not None:
-                current[(col, colour)] = colour
-        return [Observation.now("peg_seen", source=self.source, t=ch.t, column=ch.key[0], colour=ch.key[1])
-                for ch in self.holes.update(current, frame.t) if ch.kind == "seen"]
+            what, brightness = hole_reading(frame.image, self.cal, self.profile, self.colours, col)
+            if what == "hole":
+                self._empty_holes[col] = brightness   # each hole's own light, for the depth of a peg in it
+            elif what is not None:
+                depth = peg_depth(self.colours, what, col, brightness, self._empty_holes)
+                current[(col, what, depth)] = what
+        obs = []
+        for ch in self.holes.update(current, frame.t):
+            if ch.kind != "seen":
+                continue
+            col, colour, depth = ch.key
+            extra = {} if depth is None else {"slide": depth}
+            obs.append(Observation.now("peg_seen", source=self.source, t=ch.t, column=col, colour=colour, **extra))
+        return obs
+
+
+def _look(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """A card place's colour thumbnail, zero-mean per channel and unit-length (its dot
+    product with another is their correlation): grey is not enough, two Passe Éclair faces
+    differ mostly by a shirt's colour (grey 0.89 alike, colour 0.57; the same card 0.999)."""
+    flat = cv2.resize(features.rectify(image, quad), LOOK_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+    flat -= flat.mean(axis=(0, 1))
+    return flat / max(float(np.linalg.norm(flat)), 1e-6)
+
+
+def _alike(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two looks of one place (:func:`_look`) that nothing new came between."""
+    return float((a * b).sum()) >= SAME_LOOK

@@ -59,6 +59,12 @@ MAX_DISTANCE = 6.0         # in spreads: farther from every class is "something 
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 CELL_LOOK = 0.36           # radius looked at for tokens, as a share of the cell's side
 RIM = (0.38, 0.44)         # the bare rim of the mat (a ring, shares of the side): the local white
+# A peg head down a top hole keeps this share of the light per slide above it (the simulated
+# frames darken it so, hardware/sim_table.py; a real frame's figure is measured with a peg at
+# each depth); read down to slide MAX_DEPTH (table.passe_murailles.frame.CAMERA_DEPTH).
+SHADE_PER_SLIDE = 0.8
+MAX_DEPTH = 3
+DEPTH_MARGIN = 0.35        # in slides: a reading farther than this from a whole slide gives no depth
 
 
 class ColourCalibrationError(VisionError, ValueError):
@@ -241,8 +247,39 @@ def read_cell(frame: np.ndarray, cal: Calibration, profile: TableProfile, model:
 def read_hole(frame: np.ndarray, cal: Calibration, profile: TableProfile, model: ColourModel,
               column: int) -> str | None:
     """The colour of the peg in top hole ``column`` ("red"/"blue"), or None if empty."""
+    what = hole_reading(frame, cal, profile, model, column)[0]
+    return what if what in PEG_COLOURS else None
+
+
+def hole_reading(frame: np.ndarray, cal: Calibration, profile: TableProfile, model: ColourModel,
+                 column: int) -> tuple[str | None, float]:
+    """What top hole ``column`` shows: ``(class, brightness)``, the class a peg colour,
+    ``"hole"`` (empty) or None (neither clearly), the brightness the median
+    log-brightness of its pixels relative to the frame around the hole."""
     px = _hole_pixels(frame, cal, profile, column)
     names = list(model.hole_classes)
-    counts = np.bincount(_classify(px, model.hole_classes), minlength=len(names) + 1)[:len(names)]
-    best = names[int(np.argmax(counts))]
-    return best if best in PEG_COLOURS and counts.max() > 0.5 * len(px) else None
+    labels = _classify(px, model.hole_classes)
+    counts = np.bincount(labels, minlength=len(names) + 1)[:len(names)]
+    best = int(np.argmax(counts))
+    if counts[best] <= 0.5 * len(px):
+        return None, 0.0
+    return names[best], float(np.median(px[labels == best][:, 0])) / L_WEIGHT
+
+
+def peg_depth(model: ColourModel, colour: str, column: int, brightness: float, empty: dict[int, float],
+              layout=CALIBRATION_LAYOUT) -> int | None:
+    """The slide a ``colour`` peg head seen down top hole ``column`` sits in (1: the top
+    slide), from how much darker it is than the calibration's peg of that colour: each
+    slide above it takes ``SHADE_PER_SLIDE`` of the light. ``empty``: each hole's own
+    brightness seen empty (:func:`hole_reading`), which cancels what differs from hole to
+    hole (the frame's shadow, the camera's angle). None when a reference is missing or
+    the reading falls between two slides."""
+    ref_hole = layout["holes"].get(colour)
+    if colour not in model.hole_classes or column not in empty or ref_hole not in empty:
+        return None
+    ref = model.hole_classes[colour][0][0] / L_WEIGHT
+    level = 1.0 + ((brightness - empty[column]) - (ref - empty[ref_hole])) / np.log(SHADE_PER_SLIDE)
+    depth = int(round(level))
+    if abs(level - depth) > DEPTH_MARGIN or not 1 <= depth <= MAX_DEPTH:
+        return None
+    return depth

@@ -381,19 +381,22 @@ class DropWitness:
                           "missed_before": 0, "missed_earlier": 0}
         self._fell_through: dict[int, float] = {}      # column -> t of the last drop played there that fell on
         self._awaiting_camera: dict[int, tuple[float, str]] = {}  # column -> (t, colour played), peg resting
-        self._sightings: list[tuple[float, int, str]] = []         # camera-only colours: (t, column, colour)
+        # camera-only colours: (t, column, colour, slide the camera reads it at or None)
+        self._sightings: list[tuple[float, int, str, int | None]] = []
         self._move_mcu: int | None = None   # board time of the last move the sensor board reported
         self.drop_disputes: dict[str, dict[str, Any]] = {}          # alert id -> {"column", "colour"}
         self.hole_trouble: dict[int, int] = {}   # column -> extra or missed drops its sensor was asked about
 
     def _drops_deadline(self) -> float | None:
-        times = [t for t, _, _ in self._sightings]
+        times = [s[0] for s in self._sightings]
         return min(times) + CAMERA_WAIT_S if times else None
 
     def _drops_expire(self, obs: Observation) -> None:
         for item in [s for s in self._sightings if s[0] + CAMERA_WAIT_S < obs.t]:
             self._sightings.remove(item)
-            _, column, colour = item
+            _, column, colour, slide = item
+            if self._known(column, colour, slide):
+                continue  # the move that put it there was reported since
             self.top_holes["camera_only"] += 1
             self._drop_alert(obs, "missed_drop", column, colour, text(
                 f"The camera sees a {NAMES[colour]['en']} peg in top hole {column + 1}, but its sensor reported no "
@@ -402,8 +405,9 @@ class DropWitness:
                 "n'a signalé aucun pion : l'a-t-il manqué ?"), [
                 _choice(DROPPED, "A peg was dropped there: play it", "Un pion a été posé là : le jouer"),
                 self._missed_before_choice(colour),
-                *self._earlier_choice(earlier_drops(self.g, colour, shows_at=column, min_back=1)),
-                _choice(NO_DROP, "No peg went in: ignore the camera", "Aucun pion n'est entré : ignorer la caméra")])
+                *self._earlier_choice(earlier_drops(self.g, colour, shows_at=column, slide=slide, min_back=1)),
+                _choice(NO_DROP, "No peg went in: ignore the camera", "Aucun pion n'est entré : ignorer la caméra")],
+                slide=slide)
         for column, (t, _) in list(self._awaiting_camera.items()):
             if t + CAMERA_WAIT_S < obs.t:
                 del self._awaiting_camera[column]
@@ -469,52 +473,84 @@ class DropWitness:
         sighting = next((s for s in self._sightings if s[1] == column and abs(s[0] - obs.t) <= CAMERA_WAIT_S), None)
         if sighting is not None:  # the camera saw it first
             self._sightings.remove(sighting)
-            self._camera_confirms(obs, column, sighting[2], player)
+            self._camera_confirms(obs, column, sighting[2], player, sighting[3])
         else:
             self._awaiting_camera[column] = (obs.t, player)
 
     def _peg_seen(self, obs: Observation) -> None:
         """The camera's colour down a top hole (``vision.pipeline``: a peg that stays in
-        view, in the top hole or lower through aligned holes)."""
+        view, in the top hole or lower through aligned holes), with the slide it sits in
+        when the camera can tell (``slide``)."""
         column, colour = int(obs.data["column"]), str(obs.data["colour"])
+        slide = obs.data.get("slide")
+        slide = None if slide is None else int(slide)
         if colour not in NAMES:
             return
         self.top_holes["camera_seen"] += 1
         waiting = self._awaiting_camera.pop(column, None)
         if waiting is not None and obs.t - waiting[0] <= CAMERA_WAIT_S:
-            self._camera_confirms(obs, column, colour, waiting[1])
+            self._camera_confirms(obs, column, colour, waiting[1], slide)
             return
-        if self._seen_colour(column) == colour:
+        if self._known(column, colour, slide):
             return  # a peg the game knows of (carried there, or uncovered by a slide)
         fell = self._fell_through.get(column)
         if (fell is not None and obs.t - fell <= CAMERA_WAIT_S and self.g.history[-1:] == [DropPeg(column)]
                 and self.g.frame.peg_at(1, column) is None):
             # The peg just played there stays in the hole, where the game has it fall on: something the game
             # does not know of is under it, most likely a peg dropped earlier that the sensor missed.
-            self.top_holes["camera_only"] += 1
             self._fell_through.pop(column, None)
-            alert = self._drop_alert(obs, "missed_drop", column, colour, text(
-                f"The camera sees a {NAMES[colour]['en']} peg resting in top hole {column + 1}, where the game has "
-                "the last peg fall on: is a peg the sensor missed under it?",
-                f"La caméra voit un pion {NAMES[colour]['fr']} arrêté dans le trou {column + 1} du haut, là où le "
-                "jeu fait tomber le dernier pion : un pion manqué par le capteur est-il dessous ?"), [
-                self._missed_before_choice(colour),
-                _choice(NO_DROP, "No: ignore the camera", "Non : ignorer la caméra")])
-            self.drop_disputes[alert.id]["retake"] = True
+            self._under_it(obs, column, colour, slide)
             return
-        self._sightings.append((obs.t, column, colour))
+        self._sightings.append((obs.t, column, colour, slide))
+
+    def _under_it(self, obs: Observation, column: int, colour: str, slide: int | None) -> None:
+        """The peg just played into ``column`` stopped higher than the game has it (in
+        the top hole, or in slide ``slide``): something the game does not know of is
+        under it, most likely a peg dropped earlier that the sensor missed."""
+        self.top_holes["camera_only"] += 1
+        where = (text(f"in top hole {column + 1}", f"dans le trou {column + 1} du haut") if slide in (None, 1) else
+                 text(f"in slide {slide} under top hole {column + 1}",
+                      f"dans la coulisse {slide} sous le trou {column + 1} du haut"))
+        alert = self._drop_alert(obs, "missed_drop", column, colour, text(
+            f"The camera sees a {NAMES[colour]['en']} peg resting {where['en']}, higher than the game has the last "
+            "peg stop: is a peg the sensor missed under it?",
+            f"La caméra voit un pion {NAMES[colour]['fr']} arrêté {where['fr']}, plus haut que là où le jeu fait "
+            "s'arrêter le dernier pion : un pion manqué par le capteur est-il dessous ?"), [
+            self._missed_before_choice(colour),
+            _choice(NO_DROP, "No: ignore the camera", "Non : ignorer la caméra")], slide=slide)
+        self.drop_disputes[alert.id]["retake"] = True
 
     def _seen_colour(self, column: int) -> str | None:
         """The colour the game expects the camera to see down top hole ``column``."""
         peg = self.g.frame.seen_from_top(column)
         return None if peg is None else self.g.frame.peg(peg).colour
 
+    def _seen_slide(self, column: int) -> int | None:
+        """The slide of the peg the game expects the camera to see down ``column``."""
+        peg = self.g.frame.seen_from_top(column)
+        return None if peg is None else self.g.frame.peg(peg).slide
+
+    def _known(self, column: int, colour: str, slide: int | None) -> bool:
+        """Whether the game has the camera see ``colour`` down ``column``, at ``slide`` or
+        deeper (a camera seeing a peg higher than the game has one sees a peg the game
+        does not know of; lower, one the game has that it cannot see, which is not a
+        missed drop)."""
+        if self._seen_colour(column) != colour:
+            return False
+        expected = self._seen_slide(column)
+        return slide is None or expected is None or slide >= expected
+
     def _sighted(self, column: int, t: float) -> bool:
         return any(s[1] == column and abs(s[0] - t) <= CAMERA_WAIT_S for s in self._sightings)
 
-    def _camera_confirms(self, obs: Observation, column: int, colour: str, player: str) -> None:
+    def _camera_confirms(self, obs: Observation, column: int, colour: str, player: str,
+                         slide: int | None = None) -> None:
         self.top_holes["camera_confirmed"] += 1
         if colour == player:
+            expected = self._seen_slide(column)
+            if (slide is not None and expected is not None and slide < expected
+                    and self.g.history[-1:] == [DropPeg(column)]):
+                self._under_it(obs, column, colour, slide)   # it stopped higher than the game has it
             return
         self.top_holes["wrong_colour"] += 1
         taken_back = bool(self.g.history) and self.g.history[-1] == DropPeg(column)
@@ -527,17 +563,18 @@ class DropWitness:
             f"{NAMES[player]['fr']}" + (" : le pion n'est pas compté. Retirez-le." if taken_back else ".")), [
             _choice(REMOVED, "The peg was taken out", "Le pion a été retiré"),
             self._missed_before_choice(colour),
-            *self._earlier_choice(earlier_drops(self.g, colour, then_drop=column) if taken_back else []),
+            *self._earlier_choice(earlier_drops(self.g, colour, then_drop=column, slide=slide) if taken_back else []),
             _choice(CAMERA_WRONG, f"It is {NAMES[player]['en']}: count the drop",
                     f"Il est {NAMES[player]['fr']} : compter le pion")] if taken_back else [
-            _choice(REMOVED, "Understood", "Compris")])
+            _choice(REMOVED, "Understood", "Compris")], slide=slide)
 
     # ------------------------------------------------------------------ alerts
     def _drop_alert(self, obs: Observation, kind: str, column: int, colour: str | None, message: dict[str, str],
-                    choices: list[dict[str, Any]]) -> Alert:
+                    choices: list[dict[str, Any]], slide: int | None = None) -> Alert:
+        seen = {"column": column, "colour": colour, **({} if slide is None else {"slide": slide})}
         alert = self.raise_alert(Alert(id=self.new_alert_id(obs), kind=kind, message=message, since=obs.t,
-                                       expected=None, seen={"column": column, "colour": colour}, choices=choices))
-        self.drop_disputes[alert.id] = {"column": column, "colour": colour}
+                                       expected=None, seen=seen, choices=choices))
+        self.drop_disputes[alert.id] = {"column": column, "colour": colour, "slide": slide}
         if kind in ("extra_drop", "missed_drop"):
             self.hole_trouble[column] = self.hole_trouble.get(column, 0) + 1
         return alert
@@ -663,7 +700,8 @@ class DropWitness:
         colour, column = about["colour"], about["column"]
         wrong = alert.kind == "wrong_colour"
         found = {d.key: d for d in earlier_drops(self.g, colour, then_drop=column if wrong else None,
-                                                 shows_at=None if wrong else column, min_back=0 if wrong else 1)}
+                                                 shows_at=None if wrong else column, slide=about.get("slide"),
+                                                 min_back=0 if wrong else 1)}
         if key not in found:
             return ("that drop no longer fits the game", "ce pion ne correspond plus à la partie")
         self._put_in(obs, found[key])

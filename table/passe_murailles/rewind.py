@@ -45,15 +45,16 @@ class EarlierDrop:
 
 
 def earlier_drops(game: Game, colour: str | None, *, then_drop: int | None = None, shows_at: int | None = None,
-                  then: Action | None = None, lands_at: int | None = None, min_back: int = 0,
-                  max_back: int = MAX_BACK) -> list[EarlierDrop]:
+                  then: Action | None = None, lands_at: int | None = None, slide: int | None = None,
+                  min_back: int = 0, max_back: int = MAX_BACK) -> list[EarlierDrop]:
     """Drops missed ``min_back``..``max_back`` actions ago (by whoever was to play then)
     that explain the camera's ``colour``: with the later actions replayed after it, ``colour`` is to play and may drop
     into ``then_drop`` (whose peg then shows in that hole), or ``colour`` shows down
     top hole ``shows_at``; or (``then``, no colour) a move the rules refuse now
     becomes legal; or (``lands_at``) its peg is the one a beam nobody expected saw
-    land over that column, on the last move. Not past a person's correction (it was made on the game as it
-    stood)."""
+    land over that column, on the last move. ``slide``: the camera also read the colour at
+    that depth (down ``shows_at``, or the drop into ``then_drop``). Not past a person's
+    correction (it was made on the game as it stood)."""
     if then_drop is not None:
         then = DropPeg(then_drop)
     history = game.history
@@ -69,7 +70,7 @@ def earlier_drops(game: Game, colour: str | None, *, then_drop: int | None = Non
         at = len(history) - back
         for column in range(game.profile.columns):
             done = _replay(trial, [DropPeg(column), *history[at:]])
-            if done == back + 1 and _explains(trial, colour, landed, then, shows_at):
+            if done == back + 1 and _explains(trial, colour, landed, then, shows_at, slide):
                 found.append(EarlierDrop(at, column))
             for _ in range(done):
                 trial.pop()
@@ -96,15 +97,18 @@ def _replay(game: Game, actions: list[Action]) -> int:
     return len(actions)
 
 
-def _seen(game: Game, column: int) -> str | None:
+def _seen(game: Game, column: int, slide: int | None = None) -> str | None:
+    """The colour seen down ``column`` (None if none, or not at ``slide`` when given)."""
     peg = game.frame.seen_from_top(column)
-    return None if peg is None else game.frame.peg(peg).colour
+    view = None if peg is None else game.frame.peg(peg)
+    return None if view is None or slide not in (None, view.slide) else view.colour
 
 
-def _explains(game: Game, colour: str | None, landed: list[int], then: Action | None, shows_at: int | None) -> bool:
+def _explains(game: Game, colour: str | None, landed: list[int], then: Action | None, shows_at: int | None,
+              slide: int | None = None) -> bool:
     if sorted(l.column for l in game.landings) != landed:
         return False  # the beams saw the landings where the game had them
-    if shows_at is not None and _seen(game, shows_at) != colour:
+    if shows_at is not None and _seen(game, shows_at, slide) != colour:
         return False
     if then is None:
         return True
@@ -112,6 +116,6 @@ def _explains(game: Game, colour: str | None, landed: list[int], then: Action | 
     if game.is_over() or game.refusal(then) is not None or (dropping and game.current_player != colour):
         return False
     game.apply(then)
-    shown = not dropping or _seen(game, then.column) == colour
+    shown = not dropping or _seen(game, then.column, slide) == colour
     game.pop()
     return shown

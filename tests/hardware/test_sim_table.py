@@ -14,7 +14,7 @@ from gpiozero.pins.mock import MockFactory
 from hardware.frame import simulate
 from hardware.gpio import attach_gpio
 from hardware.gpio.sim_pins import GpioSensors
-from hardware.sim_table import CameraStandIn, SimulatedTable
+from hardware.sim_table import CameraStandIn, RenderedCamera, SimulatedTable
 from table.config import load_config
 from table.log import EventLog
 from table.passe_murailles import DropPeg
@@ -63,6 +63,37 @@ def test_the_camera_stand_in_confirms_every_resting_drop(tmp_path):
     assert session.snapshot()["alerts"] == [] and session._adapter.g.scores() == sim.mind.scores()
     gpio.stop()
     factory.reset()
+    session.log.close()
+
+
+def _pegs_seen(session) -> list[tuple]:
+    return [(o.data["column"], o.data["colour"], o.data.get("slide")) for o in session.log.read()
+            if o.kind == "peg_seen"]
+
+
+def test_the_rendered_camera_reads_how_deep_a_peg_sits_and_a_peg_come_to_rest_above_one_of_its_colour(tmp_path):
+    """A second red peg coming to rest above a red one lower in the same hole (a drop the
+    sensor missed, in the bench's games) is news: the camera reads the depth from how
+    dark the peg head is next to the hole seen empty, through the real vision code."""
+    clock = ManualClock()
+    session = Session(EventLog(tmp_path / "cam.sqlite3"), clock=clock)
+    camera = RenderedCamera(session, clock, seed=3)
+    camera.show({})                                            # the holes seen empty first
+    camera.show({2: "red", 5: "blue"}, depths={2: 3, 5: 2})
+    camera.show({2: "red", 5: "blue"}, depths={2: 2, 5: 2})    # a red peg stops above the first one
+    camera.show({2: "red", 5: "blue"}, depths={2: 1, 5: 2})    # and another, in the top slide
+    assert _pegs_seen(session) == [(2, "red", 3), (5, "blue", 2), (2, "red", 2), (2, "red", 1)]
+    session.log.close()
+
+
+def test_the_camera_stand_in_reports_the_same_colour_at_another_depth(tmp_path):
+    clock = ManualClock()
+    session = Session(EventLog(tmp_path / "stand-in.sqlite3"), clock=clock)
+    camera = CameraStandIn(session, clock)
+    camera.show({2: "red"}, depths={2: 3})
+    camera.show({2: "red"}, depths={2: 3})                     # nothing changed: nothing new
+    camera.show({2: "red"}, depths={2: 2})
+    assert _pegs_seen(session) == [(2, "red", 3), (2, "red", 2)]
     session.log.close()
 
 

@@ -162,3 +162,65 @@ def test_a_beam_nobody_expected_offers_the_unseen_drop_of_some_moves_ago_whose_p
     assert pm.g.frame.peg("red-1").where == "board" and pm.g.frame.peg("red-1").column == 1
     feed("tick", 9.0, source="timer")
     assert pm.open_alerts() == []                     # the beam already seen was its landing
+
+
+# ---------------------------------------------------------------- the depth the camera reads (slide)
+# Before the camera said how deep a peg sits, a second peg of the colour already seen down a
+# hole was no news: a drop the sensor missed there went unseen (bench sim_games, rendered and
+# stand-in cameras: a red drop missed over a red peg lower in the same column).
+
+
+def _red_in_slide_2_then_two_blue_moves(feed) -> None:
+    feed("peg_drop", 1.0, column=0, mcu_ms=1000, count=1)               # red-1 falls on into slide 2
+    feed("peg_seen", 1.1, source="camera", column=0, colour="red", slide=2)
+    feed("slide", 3.0, slide=5, offset=1, mcu_ms=3000)                  # red lost a turn: blue plays twice
+    feed("slide", 5.0, slide=6, offset=1, mcu_ms=5000)
+
+
+def test_a_missed_drop_resting_above_a_peg_of_its_colour_is_seen_by_its_depth():
+    pm = _game()
+    feed = _feed(pm)
+    _red_in_slide_2_then_two_blue_moves(feed)
+    assert pm.open_alerts() == [] and pm.g.current_player == "red"
+    # red's second drop into top hole 1 is missed by the sensor; it stays in the top slide, on red-1
+    feed("peg_seen", 7.0, source="camera", column=0, colour="red", slide=1)
+    feed("tick", 7.0 + CAMERA_WAIT_S + 0.1, source="timer")
+    [alert] = pm.open_alerts()
+    assert alert.kind == "missed_drop" and alert.seen == {"column": 0, "colour": "red", "slide": 1}
+    pm.observe(Observation("resolve", t=T0 + 9.0, source="dashboard", data={"alert": alert.id, "choice": "dropped"}))
+    assert pm.open_alerts() == [] and pm.g.frame.peg_at(1, 0) == "red-2"
+
+
+def test_the_same_colour_seen_where_the_game_has_it_or_deeper_raises_nothing():
+    pm = _game()
+    feed = _feed(pm)
+    _red_in_slide_2_then_two_blue_moves(feed)
+    feed("peg_seen", 7.0, source="camera", column=0, colour="red", slide=2)   # red-1, where the game has it
+    feed("peg_seen", 7.5, source="camera", column=0, colour="red", slide=3)   # read a slide too deep
+    feed("peg_seen", 8.0, source="camera", column=0, colour="red")            # no depth: the colour alone
+    feed("tick", 8.0 + CAMERA_WAIT_S + 0.1, source="timer")
+    assert pm.open_alerts() == []
+
+
+def test_a_drop_the_camera_sees_stop_higher_than_the_game_has_it_asks_what_is_under_it():
+    pm = _game()
+    feed = _feed(pm)
+    # a peg the game does not know of lies in slide 2 under top hole 1 (its drop was missed, and
+    # the camera's report of it lost): red's drop stops on it, in the top slide
+    feed("peg_drop", 1.0, column=0, mcu_ms=1000, count=1)               # the game has red-1 fall into slide 2
+    feed("peg_seen", 1.1, source="camera", column=0, colour="red", slide=1)
+    [alert] = pm.open_alerts()
+    assert alert.kind == "missed_drop" and alert.seen["slide"] == 1
+    assert "in top hole 1, higher than the game has the last peg stop" in alert.message["en"]
+    assert "plus haut que là où le jeu fait s'arrêter le dernier pion" in alert.message["fr"]
+
+
+def test_earlier_drops_keep_only_the_places_that_put_the_colour_at_the_depth_seen():
+    g = new_game()
+    g.apply(DropPeg(0))                     # red-1 into slide 2
+    g.apply(MoveSlide(slide=5, step=1))     # blue
+    g.apply(MoveSlide(slide=6, step=1))     # blue again (red lost a turn)
+    anywhere = earlier_drops(g, "red", shows_at=0, min_back=0)
+    deep = earlier_drops(g, "red", shows_at=0, slide=1, min_back=0)
+    assert deep and set(deep) < set(anywhere)
+    assert all(d.column == 0 for d in deep)      # only a drop on top of red-1 puts red in the top slide there

@@ -75,4 +75,4 @@ def test_watcher_reports_lifted_cup_and_peg(rig, profile, calibrated):
         frame = shot(rig, profile, hidden, cups, pegs, 20 + k)
         obs += [(k, o.kind, o.data) for o in w.process(Frame(frame, float(k), k))]
     assert obs == [(3, "token_seen", {"cell": [1, 2], "colours": ["blue", "green"]}),
-                   (3, "peg_seen", {"column": 4, "colour": "red"})]
+                   (3, "peg_seen", {"column": 4, "colour": "red", "slide": 1})]   # in the top slide
