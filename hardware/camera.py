@@ -40,10 +40,12 @@ class CameraSetupError(VisionError):
 
 
 # --------------------------------------------------------------------------- the games' readers
-def card_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any) -> Any:
+def card_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any, seats: int = 0) -> Any:
     """The camera reader of a card game: recogniser of the enrolled deck, stability filter,
-    the shot as the empty table cards are told apart from."""
+    the shot as the empty table cards are told apart from; with ``seats``, which seat's
+    hand reached the pile too (``vision.hands``, one table edge per player)."""
     from vision.calibration import calibrate
+    from vision.hands import HandWatcher
     from vision.model import CardModel
     from vision.pipeline import TableWatcher
     from vision.recognise import CardRecogniser
@@ -53,8 +55,15 @@ def card_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: 
                                "(or passetable enroll)",
                                "aucun jeu de cartes appris pour ce jeu : apprenez-le sur la page "
                                "d'apprentissage (ou passetable enroll)")
-    return TableWatcher(CardRecogniser(CardModel.load(model)), calibrate(shot.image, profile), profile,
-                        empty_table=shot.image)
+    cal = calibrate(shot.image, profile)
+    hands = HandWatcher(cal, profile, shot.image, seats=seats) if seats else None
+    return TableWatcher(CardRecogniser(CardModel.load(model)), cal, profile, empty_table=shot.image, hands=hands)
+
+
+def pile_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any) -> Any:
+    """Passe Éclair's reader: the card watcher with the players' hands at the pile."""
+    players = int(session.current_game().options.get("players") or 4)
+    return card_watcher(shot, profile, model=model, session=session, seats=players)
 
 
 def cup_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any) -> Any:

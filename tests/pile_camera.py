@@ -38,6 +38,7 @@ class PileCamera:
         self._render, self._style = render_table, SceneStyle.clean()
         self.pile: list[str] = []
         self.landed = 0.0
+        self.record: list | None = None   # when a list: every frame rendered (for passetable watch)
 
     def frames(self, arms=(), reach=1.0, count=1):
         from vision.sources import Frame
@@ -50,6 +51,8 @@ class PileCamera:
                 img = draw_arm(img, self.view, seat, reach=reach, tone=3)   # a light skin on this cloth
             self.t += 1 / 30
             self.n += 1
+            if self.record is not None:
+                self.record.append(img)
             for obs in self.watcher.process(Frame(img, self.t, self.n)):
                 self.session.submit(obs)
 

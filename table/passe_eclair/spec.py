@@ -31,4 +31,5 @@ SPEC = GameSpec(
     simulator="table.passe_eclair.sim:make_simulation",
     static=Path(__file__).parent / "static",
     deck=Deck("passe-eclair", tuple(dict.fromkeys(ALL_CARD_IDS))),
+    camera="hardware.camera:pile_watcher",   # the cards, and whose hand reached the pile
 )
