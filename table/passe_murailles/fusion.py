@@ -364,7 +364,10 @@ class DropWitness:
       N*, when the player to move dropping there would land over that beam;
     * with a camera, a colour down a top hole (the first peg through aligned holes,
       ``Frame.seen_from_top``) with no drop reported within ``CAMERA_WAIT_S`` is a
-      ``missed_drop`` alert; a drop whose peg stays in view is confirmed by the camera,
+      ``missed_drop`` alert, and so is the colour the game has there seen in a higher
+      slide than the game has it (``slide``: a peg resting on one of its colour), or a
+      drop just played seen stopping higher (on a peg the game does not know of); a drop
+      whose peg stays in view is confirmed by the camera,
       and the wrong colour for whose turn it was is a ``wrong_colour`` alert (the drop
       is taken back until a person answers); both also offer the places a few moves
       back where a missed drop explains the colour (:mod:`.rewind`);
