@@ -213,6 +213,9 @@ class TableWatcher:
                 self._empty_holes[col] = brightness   # each hole's own light, for the depth of a peg in it
             elif what is not None:
                 depth = peg_depth(self.colours, what, col, brightness, self._empty_holes)
+                if depth is None:   # a reading between two slides is no news: it counts for the depth seen
+                    depth = next((k[2] for k in [*self.holes.present, *self.holes._seen_run]
+                                  if k[0] == col and k[1] == what), None)
                 current[(col, what, depth)] = what
         obs = []
         for ch in self.holes.update(current, frame.t):
