@@ -9,9 +9,10 @@ Each game runs on virtual time (pace 2 s of virtual time between moves): slides,
 and top-hole drops go through the simulated sensor board's protocol and the bridge's
 logic (``InlineBoard``: frames encoded, parsed, sequence-checked, counts repaired),
 beams as pulses on gpiozero ``MockFactory`` pins; ``--camera`` adds the camera's
-``peg_seen``: ``rendered`` (frames rendered and read by the real vision pipeline, as
-``run --sim`` does; slow) or ``stand-in`` (the colours handed over directly, source
-``sim-camera``: the adapter's side only, fast).
+``peg_seen`` (colour and the slide the peg sits in): ``rendered`` (frames rendered and
+read by the real vision pipeline, as ``run --sim`` does; slow) or ``stand-in`` (the
+colours and depths handed over directly, source ``sim-camera``: the adapter's side only,
+fast).
 
 Before every move (the previous move's beam windows have closed) the score the page
 shows is compared with the truth (the simulated players' game):
