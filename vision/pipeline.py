@@ -50,7 +50,8 @@ from vision.tokens import ColourModel, hole_reading, peg_depth, read_cell
 PILE_ZONE = "pile"    # Passe Éclair's centre pile: its card_seen carry ``landed`` and ``hands``
 COVERED_SHARE = 0.3   # a card whose last outline is this much under something now seen is covered
 SAME_PLACE_MM = 20.0  # an unnamed outline this close to the last one is the same card resting there
-SAME_LOOK = 0.8       # a named card's place still this alike its last good reading: nothing new lies there
+SAME_LOOK = 0.9       # a place still this alike its last good reading: nothing new lies there (the same
+                      # card under noise 0.99; two Pass Pass faces up to 0.996: the score floor matters too)
 SAME_CARD_MIN_SCORE = 0.6   # an unnamed reading this close to the named card there is that card read badly
 LOOK_SIZE = (16, 22)  # the thumbnail that likeness is measured on (a few px per pip)
 
@@ -82,6 +83,8 @@ class TableWatcher:
         self._last_px: dict = {}          # card key -> outline in image px, last time it was seen
         self._last_look: dict = {}        # card key -> its thumbnail (:func:`_look`) that time
         self._cell_reported: dict = {}
+        self._pile_hidden: dict = {}      # pile card key -> frames it has been covered in a row
+        self._pile_back: dict = {}        # pile card key seen again after that -> (frames, first t)
 
     def process(self, frame) -> list[Observation]:
         """Observations confirmed by this frame (``frame`` has ``.image`` and ``.t``)."""
@@ -130,7 +133,34 @@ class TableWatcher:
                 self._last_px.pop(ch.key, None)
                 self._last_look.pop(ch.key, None)
                 obs.append(Observation.now("card_gone", source=self.source, t=ch.t, card=card, zone=zone))
-        return obs + self._unknown(unnamed, matches, frame.image, frame.t)
+        return obs + self._pile_again(current, frame.t) + self._unknown(unnamed, matches, frame.image, frame.t)
+
+    def _pile_again(self, current: dict, t: float) -> list[Observation]:
+        """Passe Éclair's pile holds copies of one card: a pile card that stayed covered
+        (held, not gone) for ``appear_frames`` frames and is seen on top again for as many is
+        reported again, with when it came back (another copy laid on it, or the cards over it
+        taken away, or a hand lifted off it: the game tells which)."""
+        out = []
+        appear = self.cards.appear_frames
+        for key in [k for k in self.cards.present if k[1] == PILE_ZONE]:
+            if key not in current:
+                self._pile_hidden[key] = self._pile_hidden.get(key, 0) + 1
+                self._pile_back.pop(key, None)
+                continue
+            if self._pile_hidden.pop(key, 0) < appear and key not in self._pile_back:
+                continue
+            n, first = self._pile_back.get(key, (0, t))
+            if n + 1 < appear:
+                self._pile_back[key] = (n + 1, first)
+                continue
+            self._pile_back.pop(key, None)
+            extra = {} if self.hands is None else {"landed": first, "hands": self.hands.recent(first)}
+            out.append(Observation.now("card_seen", source=self.source, t=t, card=key[0], zone=PILE_ZONE,
+                                       corners_mm=current[key], **extra))
+        for key in [k for k in [*self._pile_hidden, *self._pile_back] if k not in self.cards.present]:
+            self._pile_hidden.pop(key, None)
+            self._pile_back.pop(key, None)
+        return out
 
     def _looks_as_named(self, image: np.ndarray, key) -> bool:
         """Does the named card's place look as it did when it was last named?"""

@@ -121,7 +121,9 @@ def test_the_enrolment_page_reads_the_camera_parts_latest_frame(session, tmp_pat
 
 
 @pytest.fixture(scope="module")
-def eclair_model(tmp_path_factory):
+def eclair_models(tmp_path_factory):
+    """Passe Éclair decks enrolled from rendered photos: whole, and without fabi-leon (an
+    owner's ``--partial`` enrolment: that card can only be unknown)."""
     from vision.decks import deck_card_ids
     from vision.enrol import enrol_directory
     from vision.synth.scene import card_photo
@@ -129,16 +131,44 @@ def eclair_model(tmp_path_factory):
     base = tmp_path_factory.mktemp("pe-model")
     for i, card in enumerate(deck_card_ids("passe-eclair")):
         cv2.imwrite(str(base / f"{card}.png"), card_photo(card, 900_000 + i))
-    enrol_directory("passe-eclair", base, base / "model")
-    return base / "model"
+    enrol_directory("passe-eclair", base, base / "whole")
+    (base / "fabi-leon.png").unlink()
+    enrol_directory("passe-eclair", base, base / "partial", partial=True)
+    return base / "whole", base / "partial"
 
 
-def test_passe_eclair_cards_laid_live_then_read_back_by_passetable_watch(eclair_model, tmp_path, capsys):
-    """Three cards laid squarely on the pile by arms from three seats. The third is read
-    too badly to name: it is asked (never taken for the card under it, which the place no
-    longer looks like), answered by one tap. The frames, written to a folder and read back
-    by ``passetable watch --game passe-eclair`` with the same answer, give the same pile,
-    each card by the same seat."""
+LAID = (("leon-marlon", 0), ("marlon-fabi", 1), ("fabi-leon", 2))
+
+
+def test_a_card_laid_squarely_on_the_pile_and_misread_is_asked_never_missed(eclair_models):
+    """Each card covers the last exactly. On the calibrated table the third one's outline
+    takes in its drop shadow, a few px off its face, and the recogniser cannot name it: it
+    was read as "closest to the card below, barely" and dropped as a bad reading of that
+    card — a placement missed with no word. It is asked now, for the seat that reached in."""
+    from tests.pile_camera import PileCamera
+
+    live = Session(EventLog(":memory:"))
+    live.start_game("passe-eclair", {"players": 4}, source="test")
+    camera = PileCamera(live, eclair_models[0])
+    camera.frames(count=3)
+    for card, seat in LAID:
+        camera.lay(card, arms=[seat])
+    pile = [(c["card"], c["by"]) for c in live.snapshot()["view"]["pile"]]
+    alerts = live.snapshot()["alerts"]
+    if len(pile) == 2:   # unread: asked, one tap places it
+        [question] = alerts
+        assert question["kind"] == "camera_which_card" and question["seen"]["hands"] == [2]
+        live.resolve(question["id"], "fabi-leon", source="dashboard")
+        pile = [(c["card"], c["by"]) for c in live.snapshot()["view"]["pile"]]
+    assert pile == [("leon-marlon", None), ("marlon-fabi", 1), ("fabi-leon", 2)]     # the start card: nobody's
+    assert live.snapshot()["alerts"] == []
+
+
+def test_passe_eclair_cards_laid_live_then_read_back_by_passetable_watch(eclair_models, tmp_path, capsys):
+    """Three cards laid squarely on the pile by arms from three seats; the third was never
+    enrolled: it is asked (never taken for the card under it), answered by one tap. The
+    frames, written to a folder and read back by ``passetable watch --game passe-eclair``
+    with the same answer, give the same pile, each card by the same seat."""
     import json
 
     from table.cli import main
@@ -146,23 +176,23 @@ def test_passe_eclair_cards_laid_live_then_read_back_by_passetable_watch(eclair_
 
     live = Session(EventLog(":memory:"))
     live.start_game("passe-eclair", {"players": 4}, source="test")
-    camera = PileCamera(live, eclair_model)
+    camera = PileCamera(live, eclair_models[1])
     camera.record = [camera.base]
     camera.frames(count=3)
-    for card, seat in (("leon-marlon", 0), ("marlon-fabi", 1), ("fabi-leon", 2)):
+    for card, seat in LAID:
         camera.lay(card, arms=[seat])
     [question] = live.snapshot()["alerts"]
     assert question["kind"] == "camera_which_card" and question["seen"]["hands"] == [2]
     live.resolve(question["id"], "fabi-leon", source="dashboard")
     pile = [(c["card"], c["by"]) for c in live.snapshot()["view"]["pile"]]
-    assert pile == [("leon-marlon", None), ("marlon-fabi", 1), ("fabi-leon", 2)]   # the start card: nobody's
+    assert pile == [("leon-marlon", None), ("marlon-fabi", 1), ("fabi-leon", 2)]
     frames = tmp_path / "frames"
     frames.mkdir()
     for i, image in enumerate(camera.record):
         cv2.imwrite(str(frames / f"{i:05d}.png"), image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
     (tmp_path / "answers.json").write_text('["fabi-leon"]')
     capsys.readouterr()
-    assert main(["watch", "--game", "passe-eclair", "--options", '{"players": 4}', "--model", str(eclair_model),
+    assert main(["watch", "--game", "passe-eclair", "--options", '{"players": 4}', "--model", str(eclair_models[1]),
                  "--frames", str(frames), "--answers", str(tmp_path / "answers.json"), "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [x["alert"]["kind"] for x in lines if "alert" in x] == ["camera_which_card"]
