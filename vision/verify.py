@@ -25,6 +25,11 @@ from vision.features import CHROMA_GAIN, CONTRAST_INSET, RECT_SIZE
 LIGHT_SIGMA = 12.0   # px at 63×88: slower changes are the light's
 ALIGN_SIGMA = 1.0    # px: a corner half a pixel off must not look like a different print
 DIFF_SHRINK = 0.3    # differences below this share of the largest are the photos' own noise
+# the absolute check (FineCheck.mismatch): the named face blurred and shifted to fit the card best,
+# then the worst patch of what is left, against what the face's closest enrolled look-alikes leave
+FIT_BLURS = (0.0, 0.8, 1.5, 2.5)   # px: the camera's focus and the rectification's resampling
+PATCH_SIGMA = 4.0    # px: about a value's figure or a medallion at 63×88
+LOOKALIKES = 6       # enrolled faces nearest the named one that set its scale
 
 
 def fine(flat: np.ndarray) -> np.ndarray:
@@ -48,6 +53,33 @@ class FineCheck:
         for card, face in faces.items():
             f = fine(face)
             self._faces[card] = (f, f[::-1, ::-1])
+        self._scale: dict[str, float] = {}
+
+    def mismatch(self, flat: np.ndarray, card: str) -> float:
+        """How much of ``flat`` (the card rectified as ``card``'s face lies) the named face
+        does not explain, in its worst patch, as a share of what the named face's closest
+        enrolled look-alikes leave unexplained there (their median). About 0.2 for the card
+        itself; a card nobody enrolled that shares most of the named face's print (the next
+        value, another footballer's medallion) leaves its figure, about 0.4 and more.
+        0 when ``card`` has no face to compare with."""
+        if card not in self._faces:
+            return 0.0
+        scale = self._scale.get(card)
+        if scale is None:
+            scale = self._scale[card] = self._lookalike_scale(card)
+        return _worst_patch(fine(flat), self._faces[card][0]) / scale
+
+    def _lookalike_scale(self, card: str) -> float:
+        tb = self._faces[card][0]
+        near = []
+        for other, turns in self._faces.items():
+            if other != card:
+                tc = max(turns, key=lambda t: float((t * tb).sum()))
+                near.append((float((tc * tb).sum()), other, tc))
+        near.sort(key=lambda x: -x[0])
+        left = sorted(_worst_patch(tc, tb) for _, _, tc in near[:LOOKALIKES])
+        # a face enrolled alone: about what a Pass Pass value leaves against the next (style 1)
+        return left[len(left) // 2] if left else LONE_FACE_SCALE
 
     def margin(self, flat: np.ndarray, card: str, rivals) -> float:
         """Smallest margin of ``flat`` (the card rectified as ``card``'s face lies) for
@@ -69,3 +101,39 @@ class FineCheck:
             if dd > 1e-9:
                 out = min(out, float(((v - (tb + tc) / 2) * focus).sum()) / dd)
         return out
+
+
+LONE_FACE_SCALE = 1.0
+
+
+def _worst_patch(seen: np.ndarray, face: np.ndarray) -> float:
+    """Worst patch of ``seen`` (a :func:`fine` array) left unexplained by ``face`` blurred
+    and shifted (up to a pixel) to fit it best, over the face's own contrast."""
+    h, w = seen.shape[:2]
+    best = None
+    for sigma in FIT_BLURS:
+        t = cv2.GaussianBlur(face, (0, 0), sigma) if sigma else face
+        fit = _fit(seen, t)
+        if best is None or fit[0] < best[0]:
+            best = fit + (t,)
+    padded = cv2.copyMakeBorder(best[2], 1, 1, 1, 1, cv2.BORDER_REPLICATE)
+    for dy in (0, 1, 2):
+        for dx in (0, 1, 2):
+            if dx != 1 or dy != 1:
+                fit = _fit(seen, padded[dy:dy + h, dx:dx + w])
+                if fit[0] < best[0]:
+                    best = fit + (padded[dy:dy + h, dx:dx + w],)
+    _, gain, t = best
+    model = gain * t
+    r = seen - model
+    patch = np.sqrt(cv2.GaussianBlur((r * r).sum(axis=2), (0, 0), PATCH_SIGMA))
+    contrast = float(np.sqrt((model * model).sum(axis=2).mean()))
+    return float(patch.max()) / max(contrast, 1e-6)
+
+
+def _fit(seen: np.ndarray, t: np.ndarray) -> tuple[float, float]:
+    """(squared residual, gain) of ``seen`` against ``gain * t``, the gain kept within 0.5..1.5."""
+    tt = float((t * t).sum())
+    gain = min(max(float((seen * t).sum()) / max(tt, 1e-9), 0.5), 1.5)
+    r = seen - gain * t
+    return float((r * r).sum()), gain

@@ -86,3 +86,17 @@ def test_a_ragged_blob_of_about_a_card_becomes_a_whole_card():
     assert bg.card_over(two) is None
     # without a calibration nothing is known of a card's size
     assert TableBackground.from_shot(np.full((720, 1280, 3), 90, np.uint8)).card_over(card) is None
+
+
+def test_the_absolute_check_finds_a_figure_that_is_not_the_named_faces():
+    """A card nobody enrolled that shares the named face's print except its medallion is far
+    from the named face; the named card itself, blurred, lit and a pixel off, is not."""
+    faces = {f"m{i}": _face(medallion=m) for i, m in enumerate([(200, 60, 20), (20, 160, 60), (60, 60, 60)])}
+    check = FineCheck(faces)
+    seen = cv2.GaussianBlur(_lit(faces["m0"]), (0, 0), 0.8)
+    shifted = np.roll(seen, 1, axis=1)
+    assert check.mismatch(seen, "m0") < 0.3 and check.mismatch(shifted, "m0") < 0.3
+    stranger = _face(medallion=(20, 200, 230))           # a fourth medallion, never enrolled
+    stranger_seen = cv2.GaussianBlur(_lit(stranger), (0, 0), 0.8)
+    assert check.mismatch(stranger_seen, "m0") > 0.5
+    assert check.mismatch(seen, "unknown") == 0.0
