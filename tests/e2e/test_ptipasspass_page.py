@@ -178,3 +178,49 @@ def test_new_game_form_sets_players_names_and_first(table, page):
     page.wait_for_selector("#status .alert-box")
     assert "same name" in page.locator("#status").inner_text()
     assert session._adapter.names[0] == "Zoé" and session._adapter.g.players == 5
+
+
+def test_seat_button_presses_show_on_the_page_until_they_make_a_step(table, page):
+    """Real gpiozero pins (MockFactory) behind the seats' buttons: the page shows who has
+    pressed OK and how many colour presses the active player made, then the step they make."""
+    import time
+
+    from gpiozero.pins.mock import MockFactory
+
+    from hardware.gpio.seat_buttons import DEFAULT_SEAT_PINS, SeatButtonAttachment
+
+    session, url = table
+    factory = MockFactory()
+    buttons = SeatButtonAttachment(session, [tuple(p) for p in DEFAULT_SEAT_PINS[:3]], pin_factory=factory)
+
+    def press(seat):   # a finger on the seat's OK button, as long as a person holds it
+        pin = factory.pin(DEFAULT_SEAT_PINS[seat][1])
+        pin.drive_low()
+        time.sleep(0.1)
+        pin.drive_high()
+        time.sleep(0.1)
+
+    try:
+        _start(session)
+        _open(page, url)
+        page.click("[data-testid=cup-1-1]")             # Ann's hand on a cup (a tap here)
+        press(1)
+        page.wait_for_selector("[data-testid=ppp-oks]")
+        assert "Bob" in page.locator("[data-testid=ppp-oks]").inner_text()
+        press(2)                                        # every other seat: no Doublon!, the colour next
+        page.wait_for_selector("[data-testid=announce-green]")
+        press(0)
+        press(0)                                        # two presses: green
+        page.wait_for_selector("[data-testid=ppp-colour-presses]")
+        assert "2 (green)" in page.locator("[data-testid=ppp-colour-presses]").inner_text()
+        press(1)                                        # the next seat's OK takes the colour...
+        press(2)                                        # ...and no Menteur!: the token goes in
+        _wait_attr(page, "cup-1-1", "data-count", "1")
+        assert "Ann announces green." in _feed(page)
+        assert "Bob" in page.locator("[data-testid=ppp-turn]").inner_text()
+        assert not page.locator("[data-testid=ppp-colour-presses]").count()
+        sources = {o.source for o in session.log.read() if o.kind == "seat_button"}
+        assert sources == {"gpio"}
+    finally:
+        buttons.stop()
+        factory.reset()
