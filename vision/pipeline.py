@@ -173,6 +173,11 @@ class TableWatcher:
         reported once, not each frame, and another unnamed card laid on it is news."""
         tracked = list(self.unknown.present) + list(self.unknown._seen_run)
         current = {}
+        # on the pile, an unnamed outline while a hand is at an edge is the top card under
+        # that hand (or a card still on its way): only once the hands are out is it a card
+        # the page may ask about, and the hands that laid it the last reach before then
+        hands_in = self.hands is not None and bool(self.hands.history) and bool(self.hands.history[-1][1])
+        waiting = []
         for m in unnamed:
             corners_mm = self.cal.to_table(m.corners)
             centre = corners_mm.mean(axis=0)
@@ -192,6 +197,9 @@ class TableWatcher:
                 # off every zone: nothing a game could ask about; a guess inside a merged
                 # blob is only a card on the pile, where each card lies on the last one
                 continue
+            if zone == PILE_ZONE and hands_in:
+                waiting.append(key)
+                continue
             current[key] = (zone, [[round(float(x), 1), round(float(y), 1)] for x, y in corners_mm], m.corners)
         # covered by a hand or another card (its place no longer looks as it did): neither
         # seen nor gone, as named cards; the same look under a name is the card named at last
@@ -199,7 +207,7 @@ class TableWatcher:
                 and any(quad_overlap(self.unknown.present[k][2], m.corners) >= COVERED_SHARE
                         and ((m.card is None and not m.complete)
                              or not _alike(_look(image, self.unknown.present[k][2]), self._unknown_look[k]))
-                        for m in matches)]
+                        for m in matches)] + [k for k in waiting if k in self.unknown.present]
         obs = []
         for ch in self.unknown.update(current, t, hold):
             zone, corners_mm, _ = ch.payload

@@ -13,6 +13,8 @@ it lies still on the ``pile`` zone, with ``landed`` (the time of its first frame
 * a new top card the camera cannot name (``card_unknown``) is a question "which card?"
   among those the rules allow on the pile; the answer is then taken as the camera's
   sighting (placed for the one hand that came in, or asked who).
+* the card on top seen again (the camera reports a pile card again once it comes back from
+  under a hand or a card taken away) or a card whose "who laid it?" is open is not a new card.
 
     >>> from table.passe_eclair.adapter import PasseEclairAdapter
     >>> pe = PasseEclairAdapter(Observation.now("game_start", source="t", game="passe-eclair",
@@ -64,6 +66,8 @@ class PileCamera:
         g = self.a.g
         landed = obs.data.get("landed")
         t = float(landed) if isinstance(landed, (int, float)) and not isinstance(landed, bool) else obs.t
+        if self._seen_again(card):
+            return
         if g.phase in ("dealt", "turning"):
             self._apply(obs, "passe_eclair.start_card", {"card": card}, t)
             return
@@ -83,6 +87,15 @@ class PileCamera:
                          f"Qui a posé la carte {card_label(card, 'fr')} ? ({why_fr})"),
             choices=[{"id": str(s), "label": text(names_en[s], names_fr[s])} for s in choices],
             expected={"card": card, "t": t}))
+
+    def _seen_again(self, card: str) -> bool:
+        """The card on top already, or the card of an open "who laid it?": seen again (a
+        hand lifted off it, the card over it taken back, or named after a "which card?"
+        answer), not laid again. (A copy laid squarely on its twin looks the same: missed.)"""
+        g = self.a.g
+        if g.phase in ("turning", "playing") and g.top is not None and g.top.card == card:
+            return True
+        return any(a.kind == WHO_PLACED and a.expected.get("card") == card for a in self.a.open_alerts())
 
     def _unknown(self, obs: Observation) -> None:
         """A new top card the camera cannot name: ask which card (those the rules allow on

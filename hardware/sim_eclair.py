@@ -1,0 +1,407 @@
+"""The simulated Passe Éclair table seen by a camera: cards slapped on the centre pile by
+arms reaching in from the seats, rendered as frames.
+
+The players keep the whole table in their heads (a full-knowledge Passe Éclair engine,
+lenient, dealt from a seed: :func:`table.passe_eclair.playout_steps`). Each of its steps is
+carried out on the *physical* table: a start card turned onto the pile, a card laid by the
+arm of its player, a spotted wrong card taken back, the pile cleared when it goes to the
+box or the round ends. Every frame is drawn by the scene renderer (markers, cloth, card
+faces, a tilted camera; the arms by :func:`hardware.sim_cards.draw_arm`) and goes through
+the real pipeline: the calibration from the markers of an empty-table shot,
+:class:`vision.pipeline.TableWatcher` with its stability filter and a
+:class:`vision.hands.HandWatcher` (who reached the pile). Only its observations (source
+``camera``) put cards on the pile; what the camera asks ("who laid it?", "which card?") is
+answered the way the players would tap, and what a camera cannot see (a wrong card
+spotted, no one can play, the round's tokens) is tapped on the page (source
+``dashboard``); nothing is entered as ``sim``.
+
+    >>> table = CameraPasseEclairTable(session, model_dir, seed=2)   # doctest: +SKIP
+    >>> figures = table.play_round()                                  # doctest: +SKIP
+
+Faults (``faults="hand@0.1,crooked@0.1,burst@0.1,unknown@0.1"``): ``hand`` keeps a hand over
+the pile for a few frames before the card shows; ``crooked`` lays the card turned and off
+the pile's centre (then straightened once the page has asked); ``burst`` drops the frames
+of a placement but its last ones (a camera that stalls: the arms may be lost with them);
+``unknown`` has the recogniser abstain on the laid card while it lies on top.
+
+Not simulated: two cards landing within the together window (the renderer lays one card
+at a time), a late answer to a covered card, the Gros Michi (the players never use it).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from hardware.sim_cards import PILE_CENTRE_MM, draw_arm, parse_faults
+from table.errors import Refused
+from table.passe_eclair import Game, PlayoutStyle, new_game, playout_steps
+from table.passe_eclair.adapter import BLOCKED, MICHI_SWAP, PLACE, ROUND, SPOT, START_CARD
+from table.passe_eclair.sim import table_entries
+from table.session import Session
+from table.simulation import PlayerThread
+
+log = logging.getLogger(__name__)
+
+GAME = "passe-eclair"
+NAMES = ("Léa", "Hugo", "Inès", "Tom")
+PERSON = "dashboard"          # a person tapping the page (the setup form, answers, what no camera sees)
+FAULT_KINDS = ("hand", "crooked", "burst", "unknown")
+# one card at a time on the pile: no pair inside the together window, no late answer, no Michi
+STYLE = PlayoutStyle(together_rate=0.0, late_rate=0.0, michi_rate=0.0)
+MAX_FRAMES = 30               # a second: how long the players leave a card before the next one
+RENDER_EVERY = 6              # frames drawn from one rendering (light and print change a little)
+BURST_FRAMES = 4
+TONES = (3, 0, 1, 2)          # each seat's skin tone (draw_arm), the darkest at seat 4
+
+
+@dataclass
+class RoundFigures:
+    placements: int = 0        # cards laid by a player's arm
+    start_cards: int = 0
+    no_tap: int = 0            # placements the page showed with no question
+    questions: int = 0         # "who laid it?" / "which card?" answered
+    alerts: int = 0            # other alerts (refusals...) closed with one tap
+    typed: int = 0             # what no camera sees, tapped: spot, blocked, round tokens, spend
+    wrong: list[str] = field(default_factory=list)   # shown and contradicted by the truth
+    behind: int = 0            # steps after which the page had not caught up yet
+    steps: int = 0
+    frames: int = 0
+
+
+class _Abstaining:
+    """A recogniser that abstains on the cards of ``unread`` (the ``unknown`` fault)."""
+
+    def __init__(self, recogniser: Any, unread: set[str]):
+        self.inner, self.unread = recogniser, unread
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def recognise(self, image: np.ndarray) -> list:
+        return [replace(m, card=None) if m.card in self.unread else m for m in self.inner.recognise(image)]
+
+
+class PileCameraRig:
+    """A fixed camera over the table (with the seats' arms): frames of the pile through
+    calibration, :class:`TableWatcher` and :class:`HandWatcher` into ``session``."""
+
+    def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, fps: float = 30.0):
+        from hardware.sim.camera_rig import place_camera
+        from vision.hands import HandWatcher
+        from vision.model import CardModel
+        from vision.pipeline import TableWatcher
+        from vision.profile import TableProfile
+        from vision.recognise import CardRecogniser
+        from vision.synth.scene import Placement, SceneStyle, render_table
+
+        self.session, self.fps, self.t, self.frames = session, fps, 0.0, 0
+        self.profile = TableProfile.load()
+        self._rng = np.random.default_rng(seed)
+        rig = place_camera(self._rng, self.profile)
+        self.view, self.shot = rig.view, rig.shot
+        self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir)), rig.calibration, self.profile,
+                                    empty_table=rig.shot, hands=HandWatcher(rig.calibration, self.profile, rig.shot))
+        self.unread: set[str] = set()
+        self.watcher.recogniser = _Abstaining(self.watcher.recogniser, self.unread)
+        self._render, self._placement, self._style = render_table, Placement, SceneStyle.clean()
+        self.seen: list[Any] = []
+
+    def _image(self, pile: list[tuple[str, float, float, float]], arms=(), reach=1.0, hand=False) -> np.ndarray:
+        placements = [self._placement(c, (PILE_CENTRE_MM[0] + dx, PILE_CENTRE_MM[1] + dy), a)
+                      for c, a, dx, dy in pile]
+        scene = self._render(placements, self.view, self._rng, self._style, background=self.shot,
+                             hand_over=len(placements) - 1 if hand and placements else None, hand_reach=0.6)
+        img = scene.image
+        for seat in arms:
+            img = draw_arm(img, self.view, seat, reach=reach, tone=TONES[seat % len(TONES)])
+        return img
+
+    def show(self, images: list[np.ndarray], *, skip: int = 0) -> None:
+        """One frame per image (the first ``skip`` lost: the camera stalled)."""
+        from vision.sources import Frame
+
+        for i, img in enumerate(images):
+            self.t += 1.0 / self.fps
+            self.frames += 1
+            if i < skip:
+                continue
+            for obs in self.watcher.process(Frame(img, self.t, self.frames)):
+                self.seen.append(self.session.submit(obs))
+
+    def settle(self, pile, *, card: str | None = None) -> int:
+        """Frames of the still ``pile`` until the watcher holds ``card`` on the pile (or an
+        unnamed card there; no ``card``: until nothing new is settling), at most ``MAX_FRAMES``."""
+        image = self._image(pile)
+        for i in range(MAX_FRAMES):
+            if i and i % RENDER_EVERY == 0:
+                image = self._image(pile)
+            self.show([image])
+            held = card is not None and ((card, "pile") in self.watcher.cards.present
+                                         or (card in self.unread and self.watcher.unknown.present))
+            if i >= 6 and (held or (card is None and not self.watcher.cards._seen_run)):
+                return i + 1
+        return MAX_FRAMES
+
+
+class CameraPasseEclairTable:
+    """Simulated players whose pile only the camera reports (see the module docstring)."""
+
+    def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, faults: str | None = None,
+                 players: tuple[int, ...] = (2, 3, 4), rig: PileCameraRig | None = None):
+        self.session = session
+        self.rng = random.Random(seed)
+        self.faults = parse_faults(faults, FAULT_KINDS, "Passe Éclair")
+        self.players_choice = players
+        self.rig = rig or PileCameraRig(session, model_dir, seed=seed)
+        self.mind: Game | None = None
+        self.pile: list[tuple[str, float, float, float]] = []   # what lies on the pile (card, angle, dx, dy)
+        self.by: list[int | None] = []                            # who laid each (truth)
+        self.figures: list[RoundFigures] = []
+        self._fig = RoundFigures()
+        self._steps: Any = None
+
+    # ---------------------------------------------------------------- setup
+    def new_game(self) -> None:
+        players = self.rng.choice(self.players_choice)
+        coach = self.rng.randrange(players)
+        self.session.start_game(GAME, {"players": players, "names": list(NAMES[:players]), "coach": coach},
+                                source=PERSON)   # the setup form
+        self.mind = new_game(players, coach=coach, strict=False, rng=random.Random(self.rng.getrandbits(64)))
+        self._steps = playout_steps(self.rng, style=STYLE, game=self.mind)
+        self._clear()
+
+    def _clear(self) -> None:
+        if self.pile:
+            self.pile, self.by = [], []
+            self.rig.unread.clear()
+            self.rig.settle(self.pile)
+
+    # ---------------------------------------------------------------- play
+    def play_round(self) -> RoundFigures:
+        """Play until the round (or the game) ends; a new game starts if none is running."""
+        if self.mind is None or self.mind.is_over():
+            self.new_game()
+        fig = RoundFigures()
+        self.figures.append(fig)
+        start = self.mind.round
+        while self.mind is not None and not self.mind.is_over() and self.mind.round == start:
+            if not self.step(fig):
+                break
+        return fig
+
+    def step(self, fig: RoundFigures) -> bool:
+        """One engine action carried out on the table; False when the game has no more."""
+        self._fig = fig
+        mind = self.mind
+        phase, pile = mind.phase, [e.card for e in mind.pile]
+        try:
+            action, outcome, _ = next(self._steps)
+        except StopIteration:
+            return False
+        fig.steps += 1
+        before = self.rig.frames
+        for kind, data in table_entries(action, outcome, phase_before=phase, pile_before=pile):
+            if kind == START_CARD:
+                fig.start_cards += 1
+                self._lay(data["card"], None)
+            elif kind == PLACE:
+                fig.placements += 1
+                self._lay(data["card"], data["seat"])
+            elif kind == MICHI_SWAP:   # not played (STYLE): said here so that a change of style is seen
+                fig.wrong.append("a Gros Michi was played; the camera table does not simulate it")
+            else:
+                self._type(kind, data)
+                if kind == SPOT:
+                    self._take_back(data["seat"], outcome)
+                elif kind in (BLOCKED, ROUND):
+                    self._clear()
+        if mind.phase == "round_won" or mind.is_over():
+            self._clear()
+        fig.frames += self.rig.frames - before
+        self._answer()
+        self._check(fig)
+        return True
+
+    def _lay(self, card: str, seat: int | None) -> None:
+        """A card slapped on the pile by ``seat``'s arm (None: the turner turns a start card)."""
+        arms = [seat if seat is not None else self.mind.coach]
+        crooked = seat is not None and self._hit("crooked")
+        if seat is not None and not crooked and self._hit("unknown"):
+            self.rig.unread.add(card)
+        lie = (card, self.rng.uniform(-25, 25), self.rng.uniform(-15, 15), self.rng.uniform(-10, 10)) if crooked \
+            else (card, 0.0, 0.0, 0.0)
+        shown_before = self._shown_pile()
+        before = list(self.pile)
+        self.pile.append(lie)
+        self.by.append(seat)
+        images = []
+        if self._hit("hand"):
+            images += [self.rig._image(before, hand=True)] * 3
+        images += [self.rig._image(before, arms, 0.5), self.rig._image(before, arms, 0.8),
+                   self.rig._image(self.pile, arms, 1.0), self.rig._image(self.pile, arms, 0.6)]
+        skip = len(images) - 1 if self._hit("burst") else 0
+        self.rig.show(images, skip=skip)
+        self.rig.settle(self.pile, card=card)
+        asked = self._answer()
+        if crooked:   # straightened once the page has asked (or shown it)
+            self.pile[-1] = (card, 0.0, 0.0, 0.0)
+            self.rig.settle(self.pile, card=card)
+            asked += self._answer()
+        if seat is not None and not asked and self._shown_pile() == shown_before + 1:
+            self._fig.no_tap += 1
+
+    def _take_back(self, seat: int, outcome: Any) -> None:
+        """The spotted wrong card leaves the pile (its player takes it back)."""
+        card = next((e["card"] for e in outcome.events if e["type"] == "returned_to_hand"), None)
+        for i in range(len(self.pile) - 1, -1, -1):
+            if self.pile[i][0] == card and self.by[i] == seat:
+                del self.pile[i], self.by[i]
+                break
+        self.rig.unread.discard(card)
+        self.rig.settle(self.pile)
+
+    def _type(self, kind: str, data: dict[str, Any]) -> None:
+        """What no camera sees, tapped on the page."""
+        try:
+            self.session.enter(kind, data, source=PERSON)
+            self._fig.typed += 1
+        except Refused as exc:
+            self._fig.wrong.append(f"{kind} {data} refused: {exc.en}")
+
+    def _hit(self, kind: str) -> bool:
+        p = self.faults.get(kind, 0.0)
+        return p > 0 and self.rng.random() < p
+
+    def _shown_pile(self) -> int:
+        return int(self.session.snapshot()["view"]["pile_size"])
+
+    # ---------------------------------------------------------------- people at the page
+    def _answer(self) -> int:
+        """Tap the page's open questions as the players would; how many were answered."""
+        n = 0
+        for alert in self.session.snapshot()["alerts"]:
+            kind = alert.get("kind", "")
+            ids = [c["id"] for c in alert.get("choices") or []]
+            if kind == "camera_who_placed":
+                card = alert["expected"]["card"]
+                seat = next((s for (c, *_), s in zip(reversed(self.pile), reversed(self.by)) if c == card), None)
+                choice = str(seat) if str(seat) in ids else None
+                self._fig.questions += 1
+            elif kind == "camera_which_card":
+                top = self.pile[-1][0] if self.pile else None
+                choice = top if top in ids else "none"
+                self._fig.questions += 1
+            else:
+                self._fig.alerts += 1
+                choice = "done"
+            if choice is None:
+                self._fig.wrong.append(f"no true answer among {ids} for {alert.get('message')}")
+                continue
+            try:
+                self.session.resolve(alert["id"], choice, source=PERSON)
+                n += 1
+            except Refused:
+                pass
+        return n
+
+    # ---------------------------------------------------------------- truth
+    def _check(self, fig: RoundFigures) -> None:
+        """What the page shows against the truth: a pile card with another card or player
+        than the truth's at its place, other hand sizes or goal points when the pile is in
+        step, are *wrong*; a pile not caught up yet is *behind*."""
+        view = self.session.snapshot()["view"]
+        truth = self.mind
+        shown = [(e["card"], e["by"]) for e in view["pile"]]
+        real = [(e.card, e.by) for e in truth.pile]
+        if view["pile_size"] == len(real):
+            if shown != real[len(real) - len(shown):]:
+                fig.wrong.append(f"pile: shown {shown} truth {real[-len(shown):]}")
+            if list(view["hand_sizes"]) != list(truth.hand_sizes()):
+                fig.wrong.append(f"hands: shown {view['hand_sizes']} truth {truth.hand_sizes()}")
+        else:
+            fig.behind += 1
+        if list(view["goal_points"]) != list(truth.goal_points()):
+            if view["phase"] == truth.phase:
+                fig.wrong.append(f"goal points: shown {view['goal_points']} truth {truth.goal_points()}")
+
+
+# --------------------------------------------------------------------------- passetable run --sim
+def rendered_model(folder: Path, seed: int = 900_000) -> Path:
+    """The Passe Éclair deck enrolled from rendered photos (made once in ``folder``)."""
+    from vision.decks import deck_card_ids
+    from vision.enrol import enrol_directory
+    from vision.synth.scene import card_photo
+
+    model = folder / "passe-eclair-model"
+    if (model / "model.json").exists():
+        return model
+    photos = folder / "passe-eclair-photos"
+    photos.mkdir(parents=True, exist_ok=True)
+    for i, card in enumerate(deck_card_ids(GAME)):
+        cv2.imwrite(str(photos / f"{card}.png"), card_photo(card, seed + i))
+    enrol_directory(GAME, photos, model)
+    return model
+
+
+def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = None,
+                    restart_after: float | None = 20.0, settings: Any = None, faults: str = "",
+                    camera: bool = False, **kw: Any) -> Any:
+    """What ``passetable run --sim --game passe-eclair`` starts: the typed-entries table
+    (``table/passe_eclair/sim.py``), or with ``--camera`` this camera-filmed one."""
+    from table.passe_eclair.sim import make_simulation as typed_table
+
+    if not camera:
+        return typed_table(session, pace=pace, seed=seed, restart_after=restart_after, **kw)
+    parse_faults(faults, FAULT_KINDS, "Passe Éclair")   # an unknown fault fails at start, not in the thread
+    data = Path(settings.service.data_dir) if settings is not None else Path(tempfile.gettempdir())
+    return CameraPasseEclairThread(session, data / "sim-camera", pace=pace, seed=seed, restart_after=restart_after,
+                                   faults=faults)
+
+
+class CameraPasseEclairThread(PlayerThread):
+    """:class:`CameraPasseEclairTable` at a human pace in a background thread (a step
+    every ``pace`` seconds; a new game ``restart_after`` seconds after one ends). A game
+    someone else started on the page is left alone until it ends."""
+
+    thread_name = "sim-passe-eclair-camera"
+
+    def __init__(self, session: Session, folder: Path, *, pace: float, seed: int | None,
+                 restart_after: float | None, faults: str = ""):
+        super().__init__()
+        self.session, self.folder, self.pace, self.restart_after = session, folder, pace, restart_after
+        self.seed, self.faults = seed if seed is not None else random.randrange(2**31), faults
+        self.table: CameraPasseEclairTable | None = None
+        self._game_seq = -1
+
+    def _run(self) -> None:
+        try:
+            self.table = CameraPasseEclairTable(self.session, rendered_model(self.folder), seed=self.seed,
+                                                faults=self.faults)
+        except Exception:  # a simulated table must never take the service down
+            log.exception("the simulated Passe Éclair camera could not start")
+            return
+        fig = RoundFigures()
+        while not self._stop.is_set():
+            try:
+                table = self.table
+                if table.mind is None or (table.mind.is_over() and self.session.game_seq == self._game_seq):
+                    if table.mind is not None and self._stop.wait(self.restart_after or 0.0):
+                        break
+                    table.new_game()
+                    self._game_seq = self.session.game_seq
+                elif self.session.game_seq != self._game_seq:
+                    self._stop.wait(0.5)   # someone else's game
+                    continue
+                table.step(fig)
+            except Exception:
+                log.exception("simulated Passe Éclair camera table failed")
+                self._stop.wait(1.0)
+            self._stop.wait(self.pace)

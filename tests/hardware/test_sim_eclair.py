@@ -1,0 +1,124 @@
+"""The simulated Passe Éclair table filmed by a camera (``passetable run --sim --game
+passe-eclair --camera``): rendered frames through the real calibration, TableWatcher with
+its stability filter and HandWatcher into a session on a real SQLite log. Every card on
+the pile comes from the camera or a person answering its question; nothing from ``sim``;
+the page never shows a pile, a player or a hand size the truth contradicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from hardware.sim_eclair import CameraPasseEclairTable, RoundFigures, make_simulation, rendered_model
+from table import games
+from table.log import EventLog
+from table.observations import Observation
+from table.session import Session
+
+PILE_FACTS = {"card_seen", "card_unknown", "passe_eclair.place", "passe_eclair.start_card"}
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory):
+    return rendered_model(tmp_path_factory.mktemp("eclair-enrolment"))
+
+
+@pytest.fixture
+def session(tmp_path):
+    s = Session(EventLog(tmp_path / "log.sqlite3"))
+    yield s
+    s.log.close()
+
+
+def _play(table: CameraPasseEclairTable, steps: int) -> RoundFigures:
+    table.new_game()
+    fig = RoundFigures()
+    for _ in range(steps):
+        if not table.step(fig):
+            break
+    return fig
+
+
+def _truth_pile(table):
+    return [(e.card, e.by) for e in table.mind.pile]
+
+
+def test_the_camera_table_scores_every_card_from_the_camera(model, session):
+    table = CameraPasseEclairTable(session, model, seed=3, players=(3,))
+    fig = _play(table, 14)
+    assert fig.wrong == []
+    assert fig.placements >= 8 and fig.start_cards >= 1
+    view = session.snapshot()["view"]
+    assert view["pile_size"] == len(table.mind.pile)
+    assert [(e["card"], e["by"]) for e in view["pile"]] == _truth_pile(table)[-len(view["pile"]):]
+    assert view["hand_sizes"] == table.mind.hand_sizes()
+    log = list(session.log.read())
+    assert not [o for o in log if o.source == "sim"]
+    pile_facts = [o for o in log if o.kind in PILE_FACTS]
+    assert pile_facts and {o.source for o in pile_facts} == {"camera"}     # nothing typed onto the pile
+    assert {o.kind for o in log if o.source == "dashboard"} <= {"game_start", "resolve", "passe_eclair.blocked",
+                                                                "passe_eclair.spot", "passe_eclair.round",
+                                                                "passe_eclair.spend"}
+    assert fig.no_tap + fig.questions >= fig.placements - 1
+
+
+def test_with_every_fault_the_questions_are_answered_by_one_tap_and_nothing_wrong_is_shown(model, session):
+    table = CameraPasseEclairTable(session, model, seed=5, players=(4,),
+                                   faults="hand@0.3,crooked@0.3,burst@0.3,unknown@0.3")
+    fig = _play(table, 14)
+    assert fig.wrong == []
+    assert fig.questions >= 1
+    assert session.snapshot()["alerts"] == []                 # each closed by its one tap
+    view = session.snapshot()["view"]
+    assert [(e["card"], e["by"]) for e in view["pile"]] == _truth_pile(table)[-len(view["pile"]):]
+    answers = [o for o in session.log.read() if o.kind == "resolve"]
+    assert answers and {o.source for o in answers} == {"dashboard"}
+    assert not [o for o in session.log.read() if o.source == "sim"]
+
+
+def test_a_copy_of_a_card_under_the_top_is_reported_again_when_laid_on_it(model, session):
+    """The pile holds copies of one card: laid again while the first copy lies covered
+    under the top card, it is a new card on the pile (the watcher kept the covered copy
+    as present and said nothing: a placement lost)."""
+    table = CameraPasseEclairTable(session, model, seed=3, players=(3,))
+    session.start_game("passe-eclair", {"players": 3}, source="dashboard")
+    rig = table.rig
+    for card in ("leon-marlon", "marlon-fabi", "leon-marlon"):
+        table.pile.append((card, 0.0, 0.0, 0.0))
+        rig.settle(table.pile, card=card)
+    assert [o.data["card"] for o in rig.seen if o.kind == "card_seen"] == ["leon-marlon", "marlon-fabi",
+                                                                          "leon-marlon"]
+
+
+def test_the_top_card_seen_again_or_a_card_being_asked_about_is_not_laid_twice(session):
+    """Beside the rendered tests: the camera reports a pile card again when it comes back
+    from under a hand; the game does not take it for another card."""
+    session.start_game("passe-eclair", {"players": 4}, source="test")
+
+    def seen(card, hands, t):
+        session.submit(Observation("card_seen", t + 0.1, "camera",
+                                   {"card": card, "zone": "pile", "landed": t, "hands": hands}))
+
+    seen("leon-marlon", [], 1.0)
+    seen("marlon-fabi", [1], 2.0)
+    seen("marlon-fabi", [3], 3.0)            # a hand lifted off it
+    assert [(e["card"], e["by"]) for e in session.snapshot()["view"]["pile"]] == [("leon-marlon", None),
+                                                                                  ("marlon-fabi", 1)]
+    seen("fabi-rocce", [0, 2], 4.0)          # two hands: asked
+    seen("fabi-rocce", [2], 4.5)             # seen again while asked: not laid by seat 3
+    [question] = session.snapshot()["alerts"]
+    session.resolve(question["id"], "0")
+    assert [(e["card"], e["by"]) for e in session.snapshot()["view"]["pile"]][-1] == ("fabi-rocce", 0)
+    assert session.snapshot()["view"]["pile_size"] == 3
+
+
+def test_run_sim_finds_the_camera_table_through_the_game_spec(tmp_path):
+    from table.passe_eclair.sim import SimulatedPasseEclairTable
+
+    spec = games.get("passe-eclair")
+    assert spec.simulator == "hardware.sim_eclair:make_simulation"
+    session = Session(EventLog(":memory:"))
+    assert isinstance(make_simulation(session, pace=1.0, seed=1, restart_after=None), SimulatedPasseEclairTable)
+    with pytest.raises(ValueError, match="glare"):
+        make_simulation(session, pace=1.0, seed=1, restart_after=None, camera=True, faults="glare@0.1")
+    thread = spec.load("simulator")(session, pace=1.0, seed=1, restart_after=None, camera=True, faults="hand@0.1")
+    assert type(thread).__name__ == "CameraPasseEclairThread"
