@@ -27,7 +27,9 @@ left, far and right edges, as the table profile's ``seat1``…``seat4`` zones.
     >>> empty = np.full((450, 800, 3), 90, np.uint8)
     >>> hands = HandWatcher(cal, prof, empty)
     >>> arm = empty.copy(); arm[200:240, 0:300] = (120, 160, 210)   # an arm from the left edge
-    >>> hands.update(arm, 1.0), hands.recent(1.1)
+    >>> hands.update(arm, 1.0), hands.recent(1.05)        # one frame: a flicker of the light
+    ([1], [])
+    >>> hands.update(arm, 1.033), hands.recent(1.1)       # two in a row: an arm
     ([1], [1])
     >>> hands.update(empty, 2.0), hands.recent(2.6)
     ([], [])
@@ -51,6 +53,7 @@ CHROMA_LEVEL = 0.045     # shift of log(blue/green) or log(red/green) that count
 CHROMA_DARK = 8.0        # added to every channel before the ratios (dark pixels' ratios are noise)
 WRIST_MM = 50            # the stretch of an edge a wrist covers
 ACTIVE_SHARE = 0.5       # share of such a stretch that must differ for a hand to be there
+MIN_FRAMES = 2           # frames in a row an arm must be seen for (one is a flicker of the light)
 WINDOW_S = 0.25          # a reach counts for a card if it was still in this long before it was first seen
                          # (0.6 s credited an unseen hand's card to the reach of the card before)
 
@@ -83,7 +86,7 @@ class HandWatcher:
         """The seats whose edge a hand crosses in this frame (also kept for :meth:`recent`)."""
         top = self._top_view(image)
         parts = [top[strip] for strip in self.strips]
-        diffs = [cv2.absdiff(part, empty) for part, empty in zip(parts, self._empty_strips)]
+        diffs = [self._diff(part, empty) for part, empty in zip(parts, self._empty_strips)]
         if top.ndim == 3:
             changed = [d.max(axis=2) > DIFF_LEVEL for d in diffs]
             shifts = [self._hue(part) - hue for part, hue in zip(parts, self._empty_hue)]
@@ -96,6 +99,15 @@ class HandWatcher:
         while self.history and self.history[0][0] < t - 4 * self.window_s:
             self.history.popleft()
         return active
+
+    @staticmethod
+    def _diff(part: np.ndarray, empty: np.ndarray) -> np.ndarray:
+        """|part - empty| with the empty strip first brought to the part's light (each
+        channel scaled by the strip's median ratio: an arm covers a small share of it)."""
+        f, e = part.astype(np.float32), empty.astype(np.float32)
+        axes = (0, 1) if part.ndim == 3 else None
+        gain = np.median((f + 1) / (e + 1), axis=axes) if axes else float(np.median((f + 1) / (e + 1)))
+        return np.abs(f - e * gain)
 
     @staticmethod
     def _hue(part: np.ndarray) -> np.ndarray:
@@ -125,19 +137,17 @@ class HandWatcher:
         hand at some edge, if it was still in ``window_s`` seconds before ``t`` (an earlier
         reach, separated by frames with no hand, was another card's; a reach over longer
         ago is not taken for the hand of a card laid by a hand nobody saw)."""
-        seats: set[int] = set()
-        started = False
+        runs: list[tuple[float, set[int], int, bool]] = []   # (last time, seats, frames, still open), latest first
         for when, active in reversed(self.history):
             if when > t:
                 continue
-            if not started:
-                if when < t - self.window_s:
-                    break
-                if active:
-                    started = True
-                    seats.update(active)
-                continue
-            if not active:
-                break
-            seats.update(active)
-        return sorted(seats)
+            if active and runs and runs[-1][2] > 0 and runs[-1][3]:
+                runs[-1] = (runs[-1][0], runs[-1][1] | set(active), runs[-1][2] + 1, True)
+            elif active:
+                runs.append((when, set(active), 1, True))
+            elif runs and runs[-1][3]:
+                runs[-1] = (*runs[-1][:3], False)   # that run is over (going back in time)
+        for last, seats, frames, _ in runs:
+            if frames >= MIN_FRAMES:   # a lone frame is a flicker of the light, not an arm
+                return sorted(seats) if last >= t - self.window_s else []
+        return []

@@ -29,7 +29,10 @@ def test_an_arm_from_a_side_is_seen_at_that_seat_only(rig, seat):
     prof, view, shot, cal = rig
     hands = HandWatcher(cal, prof, shot)
     assert hands.update(shot, 0.0) == []
-    assert hands.update(draw_arm(shot, view, seat, tone=seat), 0.1) == [seat]
+    arm = draw_arm(shot, view, seat, tone=seat)
+    assert hands.update(arm, 0.1) == [seat]
+    assert hands.recent(0.12) == []            # one frame is a flicker of the light, not an arm
+    assert hands.update(arm, 0.133) == [seat]
     assert hands.recent(0.3) == [seat]
 
 
