@@ -27,7 +27,7 @@ from vision.detect import CardDetector, snap_to_edges
 from vision.features import NEXT, OPPOSITE
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
 from vision.refine import fit_to_face
-from vision.verify import FineCheck
+from vision.verify import FineCheck, fine
 
 RIVALS = 4          # closest other cards the margin is measured against
 DIFF_SHRINK = 0.3   # share of the largest template difference ignored as noise
@@ -130,9 +130,10 @@ class CardRecogniser:
         near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
         rivals = [self.model.cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
         flat = features.rectify(frame, m.corners)
-        if self._fine.margin(flat, m.card, rivals) < FINE_MIN_MARGIN:
+        seen = fine(flat)
+        if self._fine.margin(flat, m.card, rivals, seen) < FINE_MIN_MARGIN:
             m.card = None   # nearer a rival than the named face where the two differ
-        elif self._fine.mismatch(flat, m.card) > MAX_MISMATCH:
+        elif self._fine.mismatch(flat, m.card, seen) > MAX_MISMATCH:
             m.card = None   # a patch of the print is not the named face's (a medallion look-alike, a card not enrolled)
         return m
 

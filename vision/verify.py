@@ -55,14 +55,15 @@ class FineCheck:
             f = fine(face)
             self._faces[card] = (f, f[::-1, ::-1])
         self._scale: dict[str, float] = {}
+        self._blurs: dict[str, list[np.ndarray]] = {}
 
-    def mismatch(self, flat: np.ndarray, card: str) -> float:
+    def mismatch(self, flat: np.ndarray, card: str, seen: np.ndarray | None = None) -> float:
         """How much of ``flat`` (the card rectified as ``card``'s face lies) the named face
         does not explain, in its worst patch, as a share of what the named face's closest
         enrolled look-alikes leave unexplained there (their median). About 0.2 for the card
         itself; a card nobody enrolled that shares most of the named face's print (the next
         value, another footballer's medallion) leaves its figure, about 0.35 and more on style 1.
-        0 when ``card`` has no face to compare with.
+        0 when ``card`` has no face to compare with. ``seen``: ``fine(flat)`` if already computed.
 
         The recogniser drops a name above 0.75 only (vision.recognise.MAX_MISMATCH): on style 1
         a right naming reaches 0.35 one time in six, a Passe Éclair card laid squarely on a pile
@@ -72,7 +73,15 @@ class FineCheck:
         scale = self._scale.get(card)
         if scale is None:
             scale = self._scale[card] = self._lookalike_scale(card)
-        return _worst_patch(fine(flat), self._faces[card][0]) / scale
+        return _worst_patch(fine(flat) if seen is None else seen, self._blurred(card)) / scale
+
+    def _blurred(self, card: str) -> list[np.ndarray]:
+        """The face as enrolled and blurred by each of FIT_BLURS (made once)."""
+        out = self._blurs.get(card)
+        if out is None:
+            tb = self._faces[card][0]
+            out = self._blurs[card] = [cv2.GaussianBlur(tb, (0, 0), s) if s else tb for s in FIT_BLURS]
+        return out
 
     def _lookalike_scale(self, card: str) -> float:
         tb = self._faces[card][0]
@@ -82,16 +91,17 @@ class FineCheck:
                 tc = max(turns, key=lambda t: float((t * tb).sum()))
                 near.append((float((tc * tb).sum()), other, tc))
         near.sort(key=lambda x: -x[0])
-        left = sorted(_worst_patch(tc, tb) for _, _, tc in near[:LOOKALIKES])
+        left = sorted(_worst_patch(tc, self._blurred(card)) for _, _, tc in near[:LOOKALIKES])
         # a face enrolled alone: about what a Pass Pass value leaves against the next (style 1)
         return left[len(left) // 2] if left else LONE_FACE_SCALE
 
-    def margin(self, flat: np.ndarray, card: str, rivals) -> float:
+    def margin(self, flat: np.ndarray, card: str, rivals, seen: np.ndarray | None = None) -> float:
         """Smallest margin of ``flat`` (the card rectified as ``card``'s face lies) for
-        ``card`` against each of ``rivals``; 0.5 when there is nothing to compare."""
+        ``card`` against each of ``rivals``; 0.5 when there is nothing to compare.
+        ``seen``: ``fine(flat)`` if already computed."""
         if card not in self._faces:
             return 0.5
-        v = fine(flat)
+        v = fine(flat) if seen is None else seen
         tb = self._faces[card][0]
         out = 0.5
         for rival in rivals:
@@ -111,23 +121,25 @@ class FineCheck:
 LONE_FACE_SCALE = 1.0
 
 
-def _worst_patch(seen: np.ndarray, face: np.ndarray) -> float:
-    """Worst patch of ``seen`` (a :func:`fine` array) left unexplained by ``face`` blurred
-    and shifted (up to a pixel) to fit it best, over the face's own contrast."""
+def _worst_patch(seen: np.ndarray, blurred: list[np.ndarray]) -> float:
+    """Worst patch of ``seen`` (a :func:`fine` array) left unexplained by the face (given
+    blurred by each of FIT_BLURS) blurred and shifted (up to a pixel) to fit it best, over
+    the face's own contrast."""
     h, w = seen.shape[:2]
+    ss = float(np.vdot(seen, seen))
     best = None
-    for sigma in FIT_BLURS:
-        t = cv2.GaussianBlur(face, (0, 0), sigma) if sigma else face
-        fit = _fit(seen, t)
+    for t in blurred:
+        fit = _fit(seen, ss, t)
         if best is None or fit[0] < best[0]:
             best = fit + (t,)
     padded = cv2.copyMakeBorder(best[2], 1, 1, 1, 1, cv2.BORDER_REPLICATE)
     for dy in (0, 1, 2):
         for dx in (0, 1, 2):
             if dx != 1 or dy != 1:
-                fit = _fit(seen, padded[dy:dy + h, dx:dx + w])
+                t = np.ascontiguousarray(padded[dy:dy + h, dx:dx + w])
+                fit = _fit(seen, ss, t)
                 if fit[0] < best[0]:
-                    best = fit + (padded[dy:dy + h, dx:dx + w],)
+                    best = fit + (t,)
     _, gain, t = best
     model = gain * t
     r = seen - model
@@ -137,9 +149,10 @@ def _worst_patch(seen: np.ndarray, face: np.ndarray) -> float:
     return float(patch[e:h - e, e:w - e].max()) / max(contrast, 1e-6)
 
 
-def _fit(seen: np.ndarray, t: np.ndarray) -> tuple[float, float]:
-    """(squared residual, gain) of ``seen`` against ``gain * t``, the gain kept within 0.5..1.5."""
-    tt = float((t * t).sum())
-    gain = min(max(float((seen * t).sum()) / max(tt, 1e-9), 0.5), 1.5)
-    r = seen - gain * t
-    return float((r * r).sum()), gain
+def _fit(seen: np.ndarray, ss: float, t: np.ndarray) -> tuple[float, float]:
+    """(squared residual, gain) of ``seen`` (whose squared sum is ``ss``) against ``gain * t``,
+    the gain kept within 0.5..1.5."""
+    tt = float(np.vdot(t, t))
+    st = float(np.vdot(seen, t))
+    gain = min(max(st / max(tt, 1e-9), 0.5), 1.5)
+    return ss - 2 * gain * st + gain * gain * tt, gain
