@@ -3,11 +3,12 @@ cards must never be named, not even as the enrolled face they most resemble; the
 ones still are.
 
 Known defect (issue 12): today a missing card is named as its look-alike (purple 1 as
-purple 2): the recogniser's margins are measured against enrolled rivals only. An
-absolute check (``vision.verify.FineCheck.mismatch``) was tried and not kept: no threshold
-separated the look-alikes from right namings on style 1 without losing a fifth of the
-right ones, and a Passe Éclair card laid on a pile (tests/hardware/test_table_camera.py)
-scored worse than the look-alikes. The first test is expected to fail until that is solved."""
+purple 2): the recogniser's margins are measured against enrolled rivals only. The
+absolute check (``vision.verify.FineCheck.mismatch``) drops only what is far from the
+named face (> 0.75): at the 0.33 it would take to catch these, it lost a fifth of the right
+namings on style 1 and still let 2 of 94 through on untuned scenes, and a Passe Éclair card
+laid on a pile (tests/hardware/test_table_camera.py) scores 0.54–0.67. The first test is
+expected to fail until that is solved."""
 
 from __future__ import annotations
 
