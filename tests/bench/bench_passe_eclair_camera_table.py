@@ -1,0 +1,70 @@
+"""The simulated Passe Éclair camera table (``hardware/sim_eclair.py``, what ``passetable run
+--sim --game passe-eclair --camera`` plays) for a few minutes: rounds through the real
+pipeline into a session, with and without faults.
+
+    .venv/bin/python tests/bench/bench_passe_eclair_camera_table.py --minutes 6 --faults hand@0.1,burst@0.1
+
+Per run: rounds and placements played, the share of placements shown with no tap, the
+questions and other alerts per round (each answered by one tap), the entries typed for
+what no camera sees (spot, blocked, round tokens), the steps after which the page was
+behind the truth, and every wrong thing shown (must be none).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from hardware.sim_eclair import CameraPasseEclairTable, RoundFigures, rendered_model
+from table.log import EventLog
+from table.session import Session
+
+
+def run(model: Path, minutes: float, faults: str, seed: int) -> dict:
+    session = Session(EventLog(":memory:"))
+    table = CameraPasseEclairTable(session, model, seed=seed, faults=faults)
+    end = time.perf_counter() + minutes * 60
+    while time.perf_counter() < end:   # rounds, the last one cut at the end (a round can take minutes)
+        if table.mind is None or table.mind.is_over():
+            table.new_game()
+        fig = RoundFigures()
+        table.figures.append(fig)
+        start = table.mind.round
+        while not table.mind.is_over() and table.mind.round == start and time.perf_counter() < end:
+            if not table.step(fig):
+                break
+    figs = table.figures
+    placed = sum(f.placements for f in figs)
+    wrong = [w for f in figs for w in f.wrong]
+    return {"faults": faults or "none", "rounds": len(figs), "placements": placed,
+            "start_cards": sum(f.start_cards for f in figs),
+            "placements_no_tap": sum(f.no_tap for f in figs) / max(1, placed),
+            "questions_per_round": sum(f.questions for f in figs) / max(1, len(figs)),
+            "alerts_per_round": sum(f.alerts for f in figs) / max(1, len(figs)),
+            "typed_per_round": sum(f.typed for f in figs) / max(1, len(figs)),
+            "steps_behind": sum(f.behind for f in figs), "steps": sum(f.steps for f in figs),
+            "frames": sum(f.frames for f in figs), "wrong": len(wrong), "wrong_first": wrong[:3],
+            "open_alerts_at_end": len(session.snapshot()["alerts"]), "load": os.getloadavg()[0]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--minutes", type=float, default=5.0, help="per run")
+    ap.add_argument("--faults", default="", help="a second run with these faults (e.g. hand@0.1,burst@0.1)")
+    ap.add_argument("--model", default="/tmp/passetable-bench-model")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    model = rendered_model(Path(args.model))
+    for faults in [""] + ([args.faults] if args.faults else []):
+        print(json.dumps(run(model, args.minutes, faults, args.seed)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
