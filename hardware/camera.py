@@ -34,13 +34,20 @@ from vision.errors import VisionError
 
 log = logging.getLogger(__name__)
 
+# Frames a whole card stays unnamed before the page asks which it is: half a second at 30 fps
+# gives the recogniser more looks first (a Pass Pass trick card missed for a moment was asked at
+# once with 3). Passe Éclair's pile keeps the quick default: a card may be covered by the next one
+# within half a second, and a card never reported would be a placement lost.
+CARD_UNKNOWN_FRAMES = 15
+
 
 class CameraSetupError(VisionError):
     """Something a person must fix before the camera can read a game (``en``, ``fr``)."""
 
 
 # --------------------------------------------------------------------------- the games' readers
-def card_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any, seats: int = 0) -> Any:
+def card_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any, seats: int = 0,
+                 unknown_frames: int | None = CARD_UNKNOWN_FRAMES) -> Any:
     """The camera reader of a card game: recogniser of the enrolled deck, stability filter,
     the shot as the empty table cards are told apart from; with ``seats``, which seat's
     hand reached the pile too (``vision.hands``, one table edge per player)."""
@@ -57,13 +64,14 @@ def card_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: 
                                "d'apprentissage (ou passetable enroll)")
     cal = calibrate(shot.image, profile)
     hands = HandWatcher(cal, profile, shot.image, seats=seats) if seats else None
-    return TableWatcher(CardRecogniser(CardModel.load(model)), cal, profile, empty_table=shot.image, hands=hands)
+    return TableWatcher(CardRecogniser(CardModel.load(model)), cal, profile, empty_table=shot.image, hands=hands,
+                        unknown_frames=unknown_frames)
 
 
 def pile_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any) -> Any:
     """Passe Éclair's reader: the card watcher with the players' hands at the pile."""
     players = int(session.current_game().options.get("players") or 4)
-    return card_watcher(shot, profile, model=model, session=session, seats=players)
+    return card_watcher(shot, profile, model=model, session=session, seats=players, unknown_frames=None)
 
 
 def cup_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any) -> Any:

@@ -36,6 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from hardware.camera import CARD_UNKNOWN_FRAMES
 from table.errors import Refused
 from table.observations import Observation
 from table.pass_pass import new_game
@@ -52,7 +53,7 @@ SEAT_SPOTS = {1: (400, 402), 2: (80, 225), 3: (400, 50), 4: (715, 225), 5: (150,
 CROOKED_AT = (400, 322)       # a card pushed half out of the trick, its centre in no zone
 FAULT_KINDS = ("crooked", "hand", "burst", "unknown", "pile")
 RENDER_EVERY = 6              # frames drawn from one rendering before the scene is drawn again (0: once per scene)
-UNKNOWN_FRAMES = 15           # 0.5 s unnamed before the page asks which card (a few more looks first)
+UNKNOWN_FRAMES = CARD_UNKNOWN_FRAMES   # as a real table's camera: 0.5 s unnamed before the page asks
 
 
 def parse_faults(spec: str | None, kinds: tuple[str, ...] = FAULT_KINDS, game: str = "") -> dict[str, float]:
