@@ -37,12 +37,12 @@ import cv2
 import numpy as np
 
 from hardware.camera import CARD_UNKNOWN_FRAMES
+from hardware.sim_thread import FilmedTableThread, LiveCardTable
 from table.errors import Refused
 from table.observations import Observation
 from table.pass_pass import new_game
 from table.pass_pass.game import Game
 from table.session import Session
-from table.simulation import PlayerThread
 
 log = logging.getLogger(__name__)
 
@@ -85,8 +85,9 @@ class RoundFigures:
     steps: int = 0
 
 
-class _Abstaining:
-    """A recogniser that abstains on the cards of ``unread`` (their outline kept whole)."""
+class Abstaining:
+    """A recogniser that abstains on the cards of ``unread`` (their outline kept whole): the
+    simulated camera tables' ``unknown`` fault."""
 
     def __init__(self, recogniser: Any, unread: set[str]):
         self.inner, self.unread = recogniser, unread
@@ -128,7 +129,7 @@ class CardCamera:
                                     appear_frames=appear_frames, vanish_frames=vanish_frames, empty_table=shot,
                                     unknown_frames=UNKNOWN_FRAMES)
         self.unread: set[str] = set()   # the cards the recogniser abstains on (the ``unknown`` fault)
-        self.watcher.recogniser = _Abstaining(self.watcher.recogniser, self.unread)
+        self.watcher.recogniser = Abstaining(self.watcher.recogniser, self.unread)
         self.settle_frames = max(appear_frames, vanish_frames) + 1
         self.max_frames = 90   # 3 s: how long the players leave a card before the next move
         self.noise = False
@@ -183,8 +184,10 @@ class CardCamera:
         return out
 
 
-class CameraPassPassTable:
+class CameraPassPassTable(LiveCardTable):
     """Simulated players whose cards only the camera reports (see the module docstring)."""
+
+    Figures = RoundFigures
 
     def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, faults: str | None = None,
                  setups=((3, False), (4, False), (5, False)), camera: CardCamera | None = None):
@@ -397,8 +400,11 @@ def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = N
         return typed_table(session, pace=pace, seed=seed, restart_after=restart_after, **kw)
     parse_faults(faults)   # an unknown fault fails at start, not in the players' thread
     data = Path(settings.service.data_dir) if settings is not None else Path(tempfile.gettempdir())
-    return CameraPassPassThread(session, data / "sim-camera", pace=pace, seed=seed, restart_after=restart_after,
-                                faults=faults)
+    seed = seed if seed is not None else random.randrange(2**31)
+    return FilmedTableThread(session, lambda: CameraPassPassTable(session, rendered_model(data / "sim-camera"),
+                                                                  seed=seed, faults=faults, camera=None),
+                             pace=pace, restart_after=restart_after, name="sim-pass-pass-camera",
+                             what="Pass Pass camera")
 
 
 def rendered_model(folder: Path, seed: int = 900_000) -> Path:
@@ -416,47 +422,6 @@ def rendered_model(folder: Path, seed: int = 900_000) -> Path:
         cv2.imwrite(str(photos / f"{card}.png"), card_photo(card, seed + i))
     enrol_directory(GAME, photos, model)
     return model
-
-
-class CameraPassPassThread(PlayerThread):
-    """:class:`CameraPassPassTable` at a human pace in a background thread (a move every
-    ``pace`` seconds; a new game ``restart_after`` seconds after one ends). It plays its
-    own games: a game started by someone else on the page is left alone until it ends."""
-
-    thread_name = "sim-pass-pass-camera"
-
-    def __init__(self, session: Session, folder: Path, *, pace: float, seed: int | None,
-                 restart_after: float | None, faults: str = ""):
-        super().__init__()
-        self.session, self.folder, self.pace, self.restart_after = session, folder, pace, restart_after
-        self.seed, self.faults = seed if seed is not None else random.randrange(2**31), faults
-        self.table: CameraPassPassTable | None = None
-        self._game_seq = -1
-
-    def _run(self) -> None:
-        try:
-            self.table = CameraPassPassTable(self.session, rendered_model(self.folder), seed=self.seed,
-                                             faults=self.faults, camera=None)
-        except Exception:  # a simulated table must never take the service down
-            log.exception("the simulated camera could not start")
-            return
-        fig = RoundFigures()
-        while not self._stop.is_set():
-            try:
-                table = self.table
-                if table.mind is None or (table.mind.is_over() and self.session.game_seq == self._game_seq):
-                    if table.mind is not None and self._stop.wait(self.restart_after or 0.0):
-                        break
-                    table.new_game()
-                    self._game_seq = self.session.game_seq
-                elif self.session.game_seq != self._game_seq:
-                    self._stop.wait(0.5)   # someone else's game
-                    continue
-                table.step(fig)
-            except Exception:
-                log.exception("simulated Pass Pass camera table failed")
-                self._stop.wait(1.0)
-            self._stop.wait(self.pace)
 
 
 # --------------------------------------------------------------------------- Passe Éclair: hands at the pile

@@ -39,13 +39,13 @@ import numpy as np
 from hardware.gpio.mock_pins import simulated_pins
 from hardware.gpio.seat_buttons import DEFAULT_SEAT_PINS, SeatButtons
 from hardware.sim_cards import parse_faults as parse_camera_faults
+from hardware.sim_thread import FilmedTableThread
 from table.errors import Refused
 from table.observations import Observation
 from table.ptipasspass import new_game
 from table.ptipasspass.playout import choose_action
 from table.ptipasspass.presses import BUTTON, PRESS_COLOURS
 from table.session import Session
-from table.simulation import PlayerThread
 from table.timers import ManualClock
 
 log = logging.getLogger(__name__)
@@ -169,6 +169,12 @@ class CameraPtiPassPassTable:
         while not self.truth.is_over() and self.truth.round == start:   # NextRound ends it
             self.step()
         return self.fig
+
+    def tick(self) -> None:
+        """One step of a live table (:class:`~hardware.sim_thread.FilmedTableThread`), its
+        clock first brought to the wall's (the pause between steps)."""
+        self.clock.advance(max(0.0, time.time() - self.clock()))
+        self.step()
 
     def step(self) -> None:
         truth = self.truth
@@ -334,49 +340,12 @@ def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = N
     if not camera:
         return typed_table(session, pace=pace, seed=seed, restart_after=restart_after, **kw)
     parse_faults(kw.get("faults"))   # an unknown fault fails at start, not in the players' thread
-    return CameraPtiPassPassThread(session, pace=pace, seed=seed, restart_after=restart_after,
-                                   faults=kw.get("faults") or "")
-
-
-class CameraPtiPassPassThread(PlayerThread):
-    """:class:`CameraPtiPassPassTable` at a human pace in a background thread (a step
-    every ``pace`` seconds, a new game ``restart_after`` seconds after one ends). A game
-    someone else started on the page is left alone until it ends."""
-
-    thread_name = "sim-ptipasspass-camera"
-
-    def __init__(self, session: Session, *, pace: float, seed: int | None, restart_after: float | None,
-                 faults: str = ""):
-        super().__init__()
-        self.session, self.pace, self.restart_after, self.faults = session, pace, restart_after, faults
-        self.seed = seed if seed is not None else random.randrange(2**31)
-        self.table: CameraPtiPassPassTable | None = None
-        self._game_seq = -1
-
-    def _run(self) -> None:
-        try:
-            self.table = CameraPtiPassPassTable(self.session, seed=self.seed, clock=_WallClock(), faults=self.faults)
-        except Exception:  # a simulated table must never take the service down
-            log.exception("the simulated PtiPassPass camera could not start")
-            return
-        while not self._stop.is_set():
-            try:
-                table = self.table
-                table.clock.advance(max(0.0, time.time() - table.clock()))   # the pause between steps
-                if table.truth is None or (table.truth.is_over() and self.session.game_seq == self._game_seq):
-                    if table.truth is not None and self._stop.wait(self.restart_after or 0.0):
-                        break
-                    table.new_game()
-                    self._game_seq = self.session.game_seq
-                elif self.session.game_seq != self._game_seq:
-                    self._stop.wait(0.5)   # someone else's game
-                    continue
-                table.step()
-            except Exception:
-                log.exception("simulated PtiPassPass camera table failed")
-                self._stop.wait(1.0)
-            self._stop.wait(self.pace)
-        self.table.close()
+    seed = seed if seed is not None else random.randrange(2**31)
+    faults = kw.get("faults") or ""
+    return FilmedTableThread(session, lambda: CameraPtiPassPassTable(session, seed=seed, clock=_WallClock(),
+                                                                     faults=faults),
+                             pace=pace, restart_after=restart_after, name="sim-ptipasspass-camera",
+                             what="PtiPassPass camera")
 
 
 class _WallClock(ManualClock):

@@ -33,20 +33,20 @@ from __future__ import annotations
 import logging
 import random
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from hardware.sim_cards import PILE_CENTRE_MM, draw_arm, parse_faults
+from hardware.sim_cards import PILE_CENTRE_MM, Abstaining, draw_arm, parse_faults
+from hardware.sim_thread import FilmedTableThread, LiveCardTable
 from table.errors import Refused
 from table.passe_eclair import Game, PlayoutStyle, new_game, playout_steps
 from table.passe_eclair.adapter import BLOCKED, MICHI_SWAP, PLACE, ROUND, SPOT, START_CARD
 from table.passe_eclair.sim import table_entries
 from table.session import Session
-from table.simulation import PlayerThread
 
 log = logging.getLogger(__name__)
 
@@ -76,19 +76,6 @@ class RoundFigures:
     frames: int = 0
 
 
-class _Abstaining:
-    """A recogniser that abstains on the cards of ``unread`` (the ``unknown`` fault)."""
-
-    def __init__(self, recogniser: Any, unread: set[str]):
-        self.inner, self.unread = recogniser, unread
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def recognise(self, image: np.ndarray) -> list:
-        return [replace(m, card=None) if m.card in self.unread else m for m in self.inner.recognise(image)]
-
-
 class PileCameraRig:
     """A fixed camera over the table (with the seats' arms): frames of the pile through
     calibration, :class:`TableWatcher` and :class:`HandWatcher` into ``session``."""
@@ -110,7 +97,7 @@ class PileCameraRig:
         self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir)), rig.calibration, self.profile,
                                     empty_table=rig.shot, hands=HandWatcher(rig.calibration, self.profile, rig.shot))
         self.unread: set[str] = set()
-        self.watcher.recogniser = _Abstaining(self.watcher.recogniser, self.unread)
+        self.watcher.recogniser = Abstaining(self.watcher.recogniser, self.unread)
         self._render, self._placement, self._style = render_table, Placement, SceneStyle.clean()
         self.seen: list[Any] = []
 
@@ -151,8 +138,10 @@ class PileCameraRig:
         return MAX_FRAMES
 
 
-class CameraPasseEclairTable:
+class CameraPasseEclairTable(LiveCardTable):
     """Simulated players whose pile only the camera reports (see the module docstring)."""
+
+    Figures = RoundFigures
 
     def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, faults: str | None = None,
                  players: tuple[int, ...] = (2, 3, 4), rig: PileCameraRig | None = None):
@@ -362,46 +351,8 @@ def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = N
         return typed_table(session, pace=pace, seed=seed, restart_after=restart_after, **kw)
     parse_faults(faults, FAULT_KINDS, "Passe Éclair")   # an unknown fault fails at start, not in the thread
     data = Path(settings.service.data_dir) if settings is not None else Path(tempfile.gettempdir())
-    return CameraPasseEclairThread(session, data / "sim-camera", pace=pace, seed=seed, restart_after=restart_after,
-                                   faults=faults)
-
-
-class CameraPasseEclairThread(PlayerThread):
-    """:class:`CameraPasseEclairTable` at a human pace in a background thread (a step
-    every ``pace`` seconds; a new game ``restart_after`` seconds after one ends). A game
-    someone else started on the page is left alone until it ends."""
-
-    thread_name = "sim-passe-eclair-camera"
-
-    def __init__(self, session: Session, folder: Path, *, pace: float, seed: int | None,
-                 restart_after: float | None, faults: str = ""):
-        super().__init__()
-        self.session, self.folder, self.pace, self.restart_after = session, folder, pace, restart_after
-        self.seed, self.faults = seed if seed is not None else random.randrange(2**31), faults
-        self.table: CameraPasseEclairTable | None = None
-        self._game_seq = -1
-
-    def _run(self) -> None:
-        try:
-            self.table = CameraPasseEclairTable(self.session, rendered_model(self.folder), seed=self.seed,
-                                                faults=self.faults)
-        except Exception:  # a simulated table must never take the service down
-            log.exception("the simulated Passe Éclair camera could not start")
-            return
-        fig = RoundFigures()
-        while not self._stop.is_set():
-            try:
-                table = self.table
-                if table.mind is None or (table.mind.is_over() and self.session.game_seq == self._game_seq):
-                    if table.mind is not None and self._stop.wait(self.restart_after or 0.0):
-                        break
-                    table.new_game()
-                    self._game_seq = self.session.game_seq
-                elif self.session.game_seq != self._game_seq:
-                    self._stop.wait(0.5)   # someone else's game
-                    continue
-                table.step(fig)
-            except Exception:
-                log.exception("simulated Passe Éclair camera table failed")
-                self._stop.wait(1.0)
-            self._stop.wait(self.pace)
+    seed = seed if seed is not None else random.randrange(2**31)
+    return FilmedTableThread(session, lambda: CameraPasseEclairTable(session, rendered_model(data / "sim-camera"),
+                                                                     seed=seed, faults=faults),
+                             pace=pace, restart_after=restart_after, name="sim-passe-eclair-camera",
+                             what="Passe Éclair camera")

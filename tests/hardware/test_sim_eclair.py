@@ -121,4 +121,4 @@ def test_run_sim_finds_the_camera_table_through_the_game_spec(tmp_path):
     with pytest.raises(ValueError, match="glare"):
         make_simulation(session, pace=1.0, seed=1, restart_after=None, camera=True, faults="glare@0.1")
     thread = spec.load("simulator")(session, pace=1.0, seed=1, restart_after=None, camera=True, faults="hand@0.1")
-    assert type(thread).__name__ == "CameraPasseEclairThread"
+    assert type(thread).__name__ == "FilmedTableThread" and thread.thread_name == "sim-passe-eclair-camera"

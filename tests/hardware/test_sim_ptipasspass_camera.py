@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from hardware.sim_cups import CameraPtiPassPassTable, CameraPtiPassPassThread, make_simulation
+from hardware.sim_cups import CameraPtiPassPassTable, make_simulation
+from hardware.sim_thread import FilmedTableThread
 from table.log import EventLog
 from table.ptipasspass.sim import PtiPassPassSimulation
 from table.session import Session
@@ -43,7 +44,8 @@ def test_run_sim_camera_makes_the_filmed_table_and_without_it_the_typed_one(sess
     filmed = make_simulation(session, pace=0.0, seed=1, restart_after=None, camera=True, settings=None)
     typed = make_simulation(session, pace=0.0, seed=1, restart_after=None, camera=False, settings=None,
                             game_options={}, faults="")
-    assert isinstance(filmed, CameraPtiPassPassThread) and isinstance(typed, PtiPassPassSimulation)
+    assert isinstance(filmed, FilmedTableThread) and filmed.thread_name == "sim-ptipasspass-camera"
+    assert isinstance(typed, PtiPassPassSimulation)
 
 
 def test_with_faults_a_peek_costs_one_tap_and_a_race_is_won_by_the_first_edge(session):
@@ -120,3 +122,26 @@ def test_passetable_watch_says_what_is_wrong_with_a_presses_file(tmp_path, capsy
                  "--presses", str(tmp_path / "presses.json")]) == 2
     err = capsys.readouterr().err
     assert "press 1 is not" in err and "la pression 1 n'est pas" in err
+
+
+def test_the_live_filmed_table_plays_in_its_thread_and_stops(session):
+    """``run --sim --game ptipasspass --camera``'s thread: it starts a game, steps it (camera
+    and button facts reach the session), and stops when asked, releasing its pins."""
+    import time
+
+    thread = make_simulation(session, pace=0.0, seed=2, restart_after=None, camera=True, faults="")
+    thread.start()
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            kinds = [o.kind for o in session.log.read()]
+            if kinds.count("seat_button") >= 3 and "cup_touched" in kinds:
+                break
+            time.sleep(0.2)
+    finally:
+        thread.stop()
+    log = list(session.log.read())
+    assert [o.kind for o in log].count("game_start") == 1
+    assert {o.source for o in log if o.kind != "game_start"} == {"camera", "gpio"}
+    assert [o.kind for o in log].count("seat_button") >= 3
+    assert not thread._thread.is_alive()
