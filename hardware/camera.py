@@ -184,11 +184,12 @@ class TableCamera:
     def _reader_now(self, frame: Any) -> Any:
         """The reader of the game being played, made at each new game on the calibration
         shot (taken now if there is none yet); None while it cannot be made."""
-        record = self.session.current_game()
-        seq = record.seq if record is not None else -1
+        # the game's number is read at every frame; its copy (current_game) only when it changed
+        seq = self.session.game_seq if self.session.game is not None else -1
         if seq == self._reader_game or time.monotonic() < self._next_try:
             return self._reader
         self._reader, self._reader_game = None, seq
+        record = self.session.current_game() if seq != -1 else None
         if record is None:
             return None
         from table import games
