@@ -407,20 +407,20 @@ def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = N
                              what="Pass Pass camera")
 
 
-def rendered_model(folder: Path, seed: int = 900_000) -> Path:
-    """The Pass Pass deck enrolled from rendered photos (made once in ``folder``)."""
+def rendered_model(folder: Path, seed: int = 900_000, deck: str = GAME) -> Path:
+    """A deck (Pass Pass unless said) enrolled from rendered photos, made once in ``folder``."""
     from vision.decks import deck_card_ids
     from vision.enrol import enrol_directory
     from vision.synth.scene import card_photo
 
-    model = folder / "pass-pass-model"
+    model = folder / f"{deck}-model"
     if (model / "model.json").exists():
         return model
-    photos = folder / "pass-pass-photos"
+    photos = folder / f"{deck}-photos"
     photos.mkdir(parents=True, exist_ok=True)
-    for i, card in enumerate(deck_card_ids(GAME)):
+    for i, card in enumerate(deck_card_ids(deck)):
         cv2.imwrite(str(photos / f"{card}.png"), card_photo(card, seed + i))
-    enrol_directory(GAME, photos, model)
+    enrol_directory(deck, photos, model)
     return model
 
 

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
+from hardware import sim_cards
 from hardware.sim_cards import PILE_CENTRE_MM, Abstaining, draw_arm, parse_faults
 from hardware.sim_thread import FilmedTableThread, LiveCardTable
 from table.errors import Refused
@@ -325,19 +325,7 @@ class CameraPasseEclairTable(LiveCardTable):
 # --------------------------------------------------------------------------- passetable run --sim
 def rendered_model(folder: Path, seed: int = 900_000) -> Path:
     """The Passe Éclair deck enrolled from rendered photos (made once in ``folder``)."""
-    from vision.decks import deck_card_ids
-    from vision.enrol import enrol_directory
-    from vision.synth.scene import card_photo
-
-    model = folder / "passe-eclair-model"
-    if (model / "model.json").exists():
-        return model
-    photos = folder / "passe-eclair-photos"
-    photos.mkdir(parents=True, exist_ok=True)
-    for i, card in enumerate(deck_card_ids(GAME)):
-        cv2.imwrite(str(photos / f"{card}.png"), card_photo(card, seed + i))
-    enrol_directory(GAME, photos, model)
-    return model
+    return sim_cards.rendered_model(folder, seed, deck=GAME)
 
 
 def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = None,
