@@ -204,6 +204,7 @@ def test_seat_button_presses_show_on_the_page_until_they_make_a_step(table, page
         _start(session)
         _open(page, url)
         page.click("[data-testid=cup-1-1]")             # Ann's hand on a cup (a tap here)
+        page.wait_for_selector("[data-testid=no-call]")  # the tap is in: the Doublon! window is open
         press(1)
         page.wait_for_selector("[data-testid=ppp-oks]")
         assert "Bob" in page.locator("[data-testid=ppp-oks]").inner_text()
