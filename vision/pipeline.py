@@ -81,7 +81,7 @@ class TableWatcher:
         self.holes = StabilityFilter(appear_frames, vanish_frames)
         self._empty_holes: dict[int, float] = {}   # top hole -> its brightness seen empty
         self._last_px: dict = {}          # card key -> outline in image px, last time it was seen
-        self._last_look: dict = {}        # card key -> its thumbnail (:func:`_look`) that time
+        self._last_image: dict = {}       # card key -> the frame it was last named in (a reference, not a copy)
         self._cell_reported: dict = {}
         self._pile_hidden: dict = {}      # pile card key -> frames it has been covered in a row
         self._pile_back: dict = {}        # pile card key seen again after that -> (frames, first t)
@@ -118,7 +118,7 @@ class TableWatcher:
             key = (m.card, zone)
             current[key] = [[round(float(x), 1), round(float(y), 1)] for x, y in corners_mm]
             self._last_px[key] = np.asarray(m.corners, np.float32)
-            self._last_look[key] = _look(frame.image, self._last_px[key])
+            self._last_image[key] = frame.image   # its look is made only if a bad reading is ever judged
         hold = [k for k in self.cards.present if k not in current and k in self._last_px
                 and any(quad_overlap(self._last_px[k], m.corners) >= COVERED_SHARE for m in matches)]
         obs = []
@@ -131,7 +131,7 @@ class TableWatcher:
                                            corners_mm=ch.payload, **extra))
             else:
                 self._last_px.pop(ch.key, None)
-                self._last_look.pop(ch.key, None)
+                self._last_image.pop(ch.key, None)
                 obs.append(Observation.now("card_gone", source=self.source, t=ch.t, card=card, zone=zone))
         return obs + self._pile_again(current, frame.t) + self._unknown(unnamed, matches, frame.image, frame.t)
 
@@ -164,8 +164,9 @@ class TableWatcher:
 
     def _looks_as_named(self, image: np.ndarray, key) -> bool:
         """Does the named card's place look as it did when it was last named?"""
-        before = self._last_look.get(key)
-        return before is not None and _alike(_look(image, self._last_px[key]), before)
+        before = self._last_image.get(key)
+        px = self._last_px[key]
+        return before is not None and _alike(_look(image, px), _look(before, px))
 
     def _unknown(self, unnamed, matches, image: np.ndarray, t: float) -> list[Observation]:
         """Whole outlines the recogniser would not name, debounced like named cards; a key
