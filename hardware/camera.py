@@ -30,6 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from table.observations import Observation
+from table.timers import TICK, DeadlineTimer
 from vision.errors import VisionError
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,33 @@ log = logging.getLogger(__name__)
 # once with 3). Passe Éclair's pile keeps the quick default: a card may be covered by the next one
 # within half a second, and a card never reported would be a placement lost.
 CARD_UNKNOWN_FRAMES = 15
+
+
+class FrameTimer(DeadlineTimer):
+    """The deadline timer on the frames' clock: ``at(frame.t)``, after a frame's facts are
+    submitted, submits the ``tick`` of a deadline that frame time has passed (Pass Pass: a
+    card that left the trick with no seat seen is asked about once the take window is over).
+    Frame time, not the wall's: a recording or a simulated camera runs its own clock, and
+    the tick lands in the log between the same facts on every replay.
+
+        >>> timer = FrameTimer(session)      # doctest: +SKIP
+        >>> timer.at(frame.t)                # True if a tick was submitted  # doctest: +SKIP
+    """
+
+    def __init__(self, session: Any):
+        self.now = float("-inf")
+        super().__init__(session, lambda: self.now)
+
+    def at(self, t: float) -> bool:
+        """Submit the tick due at frame time ``t``, if any; True if it did."""
+        self.now = t
+        return self.check()
+
+    def due_at(self, t: float) -> Observation | None:
+        """The tick due at frame time ``t`` (an unlogged observation for the caller to
+        submit), or None."""
+        self.now = t
+        return Observation(kind=TICK, t=t, source="timer") if self.due() is not None else None
 
 
 class CameraSetupError(VisionError):
@@ -111,6 +140,7 @@ class TableCamera:
         self._next_try = 0.0             # monotonic time of the next try at a reader that failed
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.timer = FrameTimer(session)   # the game's deadlines, on the frames' clock
         session.health_sources["camera"] = self.health
 
     # ---------------------------------------------------------------- service part
@@ -180,6 +210,7 @@ class TableCamera:
             for obs in reader.process(frame):
                 self.session.submit(obs)
                 self.figures["observations"] += 1
+            self.timer.at(frame.t)
 
     def _reader_now(self, frame: Any) -> Any:
         """The reader of the game being played, made at each new game on the calibration

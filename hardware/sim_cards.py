@@ -36,7 +36,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from hardware.camera import CARD_UNKNOWN_FRAMES
+from hardware.camera import CARD_UNKNOWN_FRAMES, FrameTimer
 from hardware.sim_thread import FilmedTableThread, LiveCardTable
 from table.errors import Refused
 from table.observations import Observation
@@ -128,6 +128,7 @@ class CardCamera:
         self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir)), calibration, self.profile,
                                     appear_frames=appear_frames, vanish_frames=vanish_frames, empty_table=shot,
                                     unknown_frames=UNKNOWN_FRAMES)
+        self.timer = FrameTimer(session)   # the game's deadlines (a take window) on this camera's clock
         self.unread: set[str] = set()   # the cards the recogniser abstains on (the ``unknown`` fault)
         self.watcher.recogniser = Abstaining(self.watcher.recogniser, self.unread)
         self.settle_frames = max(appear_frames, vanish_frames) + 1
@@ -175,6 +176,7 @@ class CardCamera:
                 self.record.append(img)
             for obs in self.watcher.process(Frame(img, self.t, self.frames)):
                 out.append(self.session.submit(obs))
+            self.timer.at(self.t)
             present = self.watcher.cards.present
             if i >= skip + self.settle_frames - 1 and not any(k in present for k in gone) and (
                     (all(k in present for k in expect) and len(self.watcher.unknown.present) >= unknown)

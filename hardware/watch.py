@@ -115,6 +115,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 def _watch(session: Any, watcher: Any, first: Any, source: Any, presses: list, answers: list, emit: Any) -> None:
     """Every frame (and every recorded press due before it) into the session, each alert
     shown once and answered from ``answers`` in order; then the final snapshot."""
+    from hardware.camera import FrameTimer
     from table.errors import Refused
 
     shown: set[str] = set()
@@ -137,12 +138,16 @@ def _watch(session: Any, watcher: Any, first: Any, source: Any, presses: list, a
                 except Refused as exc:
                     emit({"refused": {"alert": alert["id"], "en": exc.en, "fr": exc.fr}})
 
+    timer = FrameTimer(session)   # a take window ending is a logged tick, as with a live camera
     frame = first
     while frame is not None:
         while presses and presses[0].t <= frame.t:
             submit(presses.pop(0))
         for obs in watcher.process(frame):
             submit(obs)
+        tick = timer.due_at(frame.t)
+        if tick is not None:
+            submit(tick)
         frame = source.read()
     for press in presses:   # pressed after the last image
         submit(press)

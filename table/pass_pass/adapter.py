@@ -213,6 +213,10 @@ class PassPassAdapter(GameAdapter):
             self.say(obs.t, feed_line(event, "en", self._names("en")), feed_line(event, "fr", self._names("fr")),
                      kind=FEED_KIND.get(event["type"], "info"), seq=obs.seq)
 
+    def next_deadline(self) -> float | None:
+        """When the camera reader needs a ``tick`` (a take window ending), if ever."""
+        return None if self.g.is_over() else self.camera.next_deadline()
+
     # ------------------------------------------------------------------ output
     def summary(self, view: dict[str, Any] | None = None) -> dict[str, Any]:
         view = self.view() if view is None else view

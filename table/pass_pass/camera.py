@@ -13,8 +13,13 @@ table profile (``trick``, ``seat1`` … ``seat6``; seat ``i`` of the game sits b
   the cards went to the right seat). The card's name comes from the trick (each was named
   while it lay there, or tapped when it could not be), the seat from where a card came to
   rest: named there as that card, or unnamed (a pile's top read badly), or misread as a
-  card still lying in the trick (which takes nothing). Two seats at once, or none, → "who
-  took it?"; a card coming to rest at one seat just after answers it by itself;
+  card still lying in the trick (which takes nothing). Two seats at once → "who took it?";
+  no seat yet → the card waits a ``TAKE_WINDOW`` for a card coming to rest at one seat (the
+  taker's pile is often named or found unnamed a little after the card left the trick), and
+  only then, with still no seat, asks "who took it?". The wait ends on the next fact or on a
+  ``tick`` (the adapter's ``next_deadline()``; the camera's frame timer submits it, see
+  ``hardware/camera.py`` ``FrameTimer``), so a question never shows for a moment only to be
+  withdrawn, and a replay asks at the same place;
 * in team mode, the member a team records is chosen by itself when one member has both
   the most points and the most Pass Pass; otherwise a one-tap question asks.
 
@@ -54,11 +59,12 @@ from table.observations import (
 from table.pass_pass import IllegalAction, InvalidInput, PlayCard, RecordMember, TakeCard, TakeLow, feed_line
 from table.pass_pass.cards import Card
 from table.pass_pass.trick import second_take_options
+from table.timers import TICK
 
 if TYPE_CHECKING:  # the adapter imports this module
     from table.pass_pass.adapter import PassPassAdapter
 
-CAMERA_KINDS = CARD_KINDS
+CAMERA_KINDS = CARD_KINDS | {TICK}   # a tick: the clock passed a take window (only its time matters)
 UNKNOWN_QUESTION = "camera_unknown_question"
 NO_CARD = {"id": "none", "label": text("No card", "Pas de carte")}
 TRICK_ZONE = "trick"
@@ -96,6 +102,15 @@ class CameraReader:
         # a card that came to rest at a seat during a take, not yet matched with a card leaving
         # the trick: (seat, frame time, the name read there or None, a name not from the trick)
         self.arrivals: list[tuple[int, float, str | None, str | None]] = []
+        # trick cards that left during a take with no seat seen yet: (card id, frame time);
+        # "who took it?" is asked once TAKE_WINDOW has passed with no card coming to rest at a seat
+        self.unseen: list[tuple[str, float]] = []
+
+    def next_deadline(self) -> float | None:
+        """When a ``tick`` must come if no fact does: the end of the take window of a card
+        that left unseen, or of a card named at a seat that no card leaving the trick matched."""
+        times = [t for _, t in self.unseen] + [t for _, t, _, foreign in self.arrivals if foreign is not None]
+        return min(times) + TAKE_WINDOW if times else None
 
     # ------------------------------------------------------------------ helpers
     def _name(self, seat: int, lang: str) -> str:
@@ -131,7 +146,7 @@ class CameraReader:
 
     # ------------------------------------------------------------------ facts
     def observe(self, obs: Observation) -> None:
-        self._expire(obs.t)
+        self._expire(obs)
         if obs.kind == CARD_SEEN and obs.data.get("zone") == TRICK_ZONE and isinstance(obs.data.get("card"), str):
             self.in_trick.add(obs.data["card"])
         if obs.kind == CARD_GONE and obs.data.get("zone") == TRICK_ZONE:
@@ -186,7 +201,8 @@ class CameraReader:
         g = self.a.g
         if g.phase not in TAKE_PHASES or card not in g.table_cards or card.id in self.low_seen:
             return
-        if any(a.kind == "camera_take_question" and a.expected["card"] == card.id for a in self.a.open_alerts()):
+        if any(a.kind == "camera_take_question" and a.expected["card"] == card.id for a in self.a.open_alerts()) \
+                or any(c == card.id for c, _ in self.unseen):
             return
         recent = [a for a in self.arrivals if obs.t - a[1] <= TAKE_WINDOW]
         named = [a for a in recent if a[2] == card.id]
@@ -196,14 +212,18 @@ class CameraReader:
             used = named[-1:]
         elif len({a[0] for a in blind}) == 1:
             used = blind
-        else:
+        elif blind:   # cards came to rest at two seats: the camera cannot say which took it
             self._ask_taker(obs, card)
+            return
+        else:         # no seat yet: its pile may be read a moment later (asked once the window passes)
+            self.unseen.append((card.id, obs.t))
             return
         self.arrivals = [a for a in self.arrivals if a not in used]
         self._at_seat(obs, card, used[-1][0])
 
     def _ask_taker(self, obs: Observation, card) -> None:
         g = self.a.g
+        self.unseen = [u for u in self.unseen if u[0] != card.id]
         self._alert(obs, "camera_take_question",
                     f"{card.name('en')} left the trick but the camera did not see who took it. Who has it?",
                     f"La carte {card.name('fr')} a quitté le pli sans que la caméra voie qui l'a prise. Qui l'a ?",
@@ -215,19 +235,30 @@ class CameraReader:
     def _arrived(self, obs: Observation, seat: int, name: str | None, foreign: str | None = None) -> None:
         """A card came to rest at ``seat`` during a take without naming a trick card that
         already left (``name``: a trick card still lying there, read at the seat first or
-        misread; None: unnamed; ``foreign``: named as a card not from the trick). It answers
-        the one open "who took it?" asked just before, or waits for the card leaving the trick."""
-        asked = [a for a in self.a.open_alerts() if a.kind == "camera_take_question" and obs.t - a.since <= TAKE_WINDOW]
-        if len(asked) == 1 and (name is None or name in self.in_trick):
-            asked[0].resolved = "seen"
-            self._at_seat(obs, self._card(asked[0].expected["card"]), seat)
+        misread; None: unnamed; ``foreign``: named as a card not from the trick). It is the
+        taker of the one card that left the trick unseen within the window, or waits for a
+        card leaving the trick."""
+        if len(self.unseen) == 1 and (name is None or name in self.in_trick):
+            card_id, _ = self.unseen.pop()
+            self._at_seat(obs, self._card(card_id), seat)
             return
         self.arrivals.append((seat, obs.t, name, foreign))
 
-    def _expire(self, now: float) -> None:
-        """Arrivals no card leaving the trick matched: a card named there that did not come
-        from the trick is an alert; an unnamed one (a pile's top read badly) is no news."""
-        old = [a for a in self.arrivals if now - a[1] > TAKE_WINDOW]
+    def _expire(self, obs: Observation) -> None:
+        """Windows the clock has passed. A card that left the trick unseen and is still
+        there to take: "who took it?". Arrivals no card leaving the trick matched: a card
+        named there that did not come from the trick is an alert; an unnamed one (a pile's
+        top read badly) is no news."""
+        now = obs.t
+        late = [u for u in self.unseen if now > u[1] + TAKE_WINDOW]
+        self.unseen = [u for u in self.unseen if u not in late]
+        g = self.a.g
+        for card_id, _ in late:
+            card = self._card(card_id)
+            if not g.is_over() and g.phase in TAKE_PHASES and card in g.table_cards:
+                self._ask_taker(Observation(obs.kind, now, obs.source, {"card": card_id, "zone": TRICK_ZONE},
+                                            seq=obs.seq), card)
+        old = [a for a in self.arrivals if now > a[1] + TAKE_WINDOW]
         if not old:
             return
         self.arrivals = [a for a in self.arrivals if a not in old]
@@ -244,6 +275,7 @@ class CameraReader:
                     "retirez-la.")
 
     def _answered_by_camera(self, card_id: str) -> None:
+        self.unseen = [u for u in self.unseen if u[0] != card_id]
         for alert in self.a.open_alerts():
             if alert.kind == "camera_take_question" and alert.expected["card"] == card_id:
                 alert.resolved = "seen"

@@ -197,3 +197,50 @@ def test_passe_eclair_cards_laid_live_then_read_back_by_passetable_watch(eclair_
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [x["alert"]["kind"] for x in lines if "alert" in x] == ["camera_which_card"]
     assert [(c["card"], c["by"]) for c in lines[-1]["final"]["view"]["pile"]] == pile
+
+
+def test_a_card_carried_off_unseen_is_asked_once_the_take_window_has_passed_by_both_cameras(models, session,
+                                                                                           tmp_path):
+    """A card leaves the trick and comes to rest at no seat (carried off the table): the
+    simulated table's camera and a real table's camera part (reading those frames back)
+    both ask "who took it?" once a second of frames has passed, not at once, through a
+    logged ``tick`` on the frames' clock."""
+    from table.pass_pass.camera import TAKE_WINDOW
+
+    filmed = Session(EventLog(":memory:"))
+    table = CameraPassPassTable(filmed, models / "pass-pass", seed=4, setups=((3, False),))
+    table.camera.record = [table.camera.shot]
+    table.new_game()
+    fig = RoundFigures()
+    while table.mind.phase == "play":
+        table.step(fig)
+    card = next(c.id for c in table.mind.table_cards)
+    del table.where[card]
+    table.order.remove(card)
+    cards = [(c, table.where[c][1], table.where[c][2]) for c in table.order]
+    table.camera.show(cards, gone={(card, "trick")})                  # it leaves the trick: nothing asked yet
+    assert filmed.snapshot()["alerts"] == [] and filmed.next_deadline() is not None
+    table.camera.show(cards, expect={("none", "none")}, in_step=lambda: bool(filmed.snapshot()["alerts"]))
+    alert, = filmed.snapshot()["alerts"]
+    assert alert["kind"] == "camera_take_question" and alert["expected"]["card"] == card
+    log = list(filmed.log.read())
+    gone = next(o for o in log if o.kind == "card_gone" and o.data["card"] == card)
+    tick, = [o for o in log if o.kind == "tick"]
+    assert tick.source == "timer" and tick.t > gone.t + TAKE_WINDOW and alert["since"] == tick.t
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    still = [table.camera.record[-1]] * 60   # the players look at the page: two more seconds of the table
+    for i, image in enumerate(table.camera.record + still):
+        cv2.imwrite(str(frames / f"{i:05d}.png"), image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    start = next(o for o in log if o.kind == "game_start")
+    session.start_game("pass-pass", {k: v for k, v in start.data["options"].items() if v is not None},
+                       source="dashboard")
+    camera = TableCamera(session, lambda: ImageFolderSource(frames), models)
+    camera.start()
+    try:
+        assert camera.wait_finished(timeout=300)
+    finally:
+        camera.stop()
+    alert, = session.snapshot()["alerts"]
+    assert alert["kind"] == "camera_take_question" and alert["expected"]["card"] == card
+    assert [o.source for o in session.log.read() if o.kind == "tick"] == ["timer"]
