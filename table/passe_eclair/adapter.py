@@ -20,6 +20,7 @@ Observation kinds and their data (seats 0-based; ``t`` of the observation is the
 ``passe_eclair.spot``            seat, serial (optional): a wrong card spotted → back + penalty
 ``passe_eclair.blocked``         (none): no one can play, the pile goes to the box
 ``passe_eclair.michi_swap``      seat, target, no_one_can_play (bool, optional)
+``passe_eclair.count``           seat, cards: after a round is won, the cards ``seat`` counted in hand
 ``passe_eclair.round``           points (victory token drawn), consolation (token id or null)
 ``passe_eclair.spend``           seat, token: a footballer consolation token spent
 ===============================  ===============================================================
@@ -48,7 +49,8 @@ BLOCKED = "passe_eclair.blocked"
 MICHI_SWAP = "passe_eclair.michi_swap"
 ROUND = "passe_eclair.round"
 SPEND = "passe_eclair.spend"
-ENTRY_KINDS = frozenset({START_CARD, PLACE, SPOT, BLOCKED, MICHI_SWAP, ROUND, SPEND})
+COUNT = "passe_eclair.count"
+ENTRY_KINDS = frozenset({START_CARD, PLACE, SPOT, BLOCKED, MICHI_SWAP, ROUND, SPEND, COUNT})
 
 MAX_NAME = 24
 OPTION_KEYS = frozenset({"players", "names", "coach"})
@@ -110,6 +112,7 @@ def apply_entry(game: ObservedGame, kind: str, data: dict[str, Any], t: float | 
                                             no_one_can_play=data.get("no_one_can_play") is True),
         ROUND: lambda: game.round_tokens(_int(data, "points"), _str(data, "consolation", optional=True)),
         SPEND: lambda: game.spend_token(_int(data, "seat"), _str(data, "token")),
+        COUNT: lambda: game.count_cards(_int(data, "seat"), _int(data, "cards")),
     }
     if kind not in entries:
         raise BadInput(f"Passe Éclair has no entry {kind!r}.", f"Passe Éclair n'a pas de saisie {kind!r}.",
@@ -248,8 +251,10 @@ class PasseEclairAdapter(GameAdapter):
             return text(f"Gros Michi! Who does {who['en']} swap hands with?",
                         f"Gros Michi ! Avec qui {who['fr']} échange-t-il ses cartes ?")
         if g.phase == "round_won":
-            return text("Enter the victory token drawn (and the consolation token, if one is due).",
-                        "Saisissez le jeton de victoire tiré (et le jeton de consolation s'il est dû).")
+            return text("Check each player's cards left (one tap corrects a count), then enter the victory token "
+                        "drawn (and the consolation token, if one is due).",
+                        "Vérifiez les cartes restées en main (une touche corrige un nombre), puis saisissez le "
+                        "jeton de victoire tiré (et le jeton de consolation s'il est dû).")
         return text("The game is over.", "La partie est terminée.")
 
     def health(self) -> dict[str, Any]:

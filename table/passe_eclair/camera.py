@@ -11,8 +11,11 @@ it lies still on the ``pile`` zone, with ``landed`` (the time of its first frame
 * when two hands were in (or none was seen), a one-tap question asks who laid it, and the
   answer places it at the time it landed.
 * a new top card the camera cannot name (``card_unknown``) is a question "which card?"
-  among those the rules allow on the pile; the answer is then taken as the camera's
-  sighting (placed for the one hand that came in, or asked who).
+  among those the rules allow on the pile (the Gros Michi too: "no one can play" is asked
+  after); the answer is then taken as the camera's sighting (placed for the one hand
+  that came in, or asked who).
+* a Gros Michi is placed as the rules need it, with the one-tap questions of
+  :mod:`.camera_michi` (who to swap with; off anything but a dog, could no one play?);
 * the card on top seen again (the camera reports a pile card again once it comes back from
   under a hand or a card taken away) or a card whose "who laid it?" is open is not a new card.
 
@@ -39,7 +42,9 @@ from table.observations import (
     CARD_UNKNOWN_GONE,
     Observation,
 )
-from table.passe_eclair import ALL_CARD_IDS, BadInput, IllegalAction, card_label
+from table.passe_eclair import ALL_CARD_IDS, DOG, MICHI, BadInput, IllegalAction, card_label
+from table.passe_eclair.camera_michi import KINDS as MICHI_KINDS
+from table.passe_eclair.camera_michi import MichiQuestions
 
 if TYPE_CHECKING:  # the adapter imports this module
     from table.passe_eclair.adapter import PasseEclairAdapter
@@ -55,6 +60,7 @@ class PileCamera:
 
     def __init__(self, adapter: PasseEclairAdapter, apply: Callable[[Observation, str, dict[str, Any], Any], bool]):
         self.a, self._apply = adapter, apply
+        self.michi = MichiQuestions(adapter, apply)
 
     def observe(self, obs: Observation) -> None:
         if obs.kind in (CARD_UNKNOWN, CARD_UNKNOWN_GONE):
@@ -75,7 +81,7 @@ class PileCamera:
             return
         hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
         if len(hands) == 1:
-            self._apply(obs, "passe_eclair.place", {"seat": hands[0], "card": card}, t)
+            self._place(obs, hands[0], card, t)
             return
         choices = hands if len(hands) > 1 else list(range(g.players))
         names_en, names_fr = self.a._names("en"), self.a._names("fr")
@@ -88,6 +94,13 @@ class PileCamera:
             choices=[{"id": str(s), "label": text(names_en[s], names_fr[s])} for s in choices],
             expected={"card": card, "t": t}))
 
+    def _place(self, obs: Observation, seat: int, card: str, t: float) -> None:
+        """``seat`` laid ``card`` at ``t``: placed (a Gros Michi asks what the rules need)."""
+        if card == MICHI:
+            self.michi.laid(obs, seat, t)
+        else:
+            self._apply(obs, "passe_eclair.place", {"seat": seat, "card": card}, t)
+
     def _seen_again(self, card: str) -> bool:
         """The card on top already, or the card of an open "who laid it?": seen again (a
         hand lifted off it, the card over it taken back, or named after a "which card?"
@@ -95,7 +108,8 @@ class PileCamera:
         g = self.a.g
         if g.phase in ("turning", "playing") and g.top is not None and g.top.card == card:
             return True
-        return any(a.kind == WHO_PLACED and a.expected.get("card") == card for a in self.a.open_alerts())
+        return any(a.kind in (WHO_PLACED, *MICHI_KINDS) and a.expected.get("card") == card
+                   for a in self.a.open_alerts())
 
     def _unknown(self, obs: Observation) -> None:
         """A new top card the camera cannot name: ask which card (those the rules allow on
@@ -111,7 +125,7 @@ class PileCamera:
             return
         hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
         seats = hands or list(range(g.players))
-        cards = sorted({c for s in seats for c in g.playable(s)})
+        cards = sorted({c for s in seats for c in g.playable(s)} | ({MICHI} if g.top.card != DOG else set()))
         self.a.raise_alert(Alert(
             id=self.a.new_alert_id(obs), kind=WHICH_CARD, since=obs.t, seen=dict(obs.data),
             message=text("A card was laid on the pile but not recognised: which card is it?",
@@ -125,9 +139,12 @@ class PileCamera:
         of a "which card" one (then placed as if the camera had named it); False if the
         alert is not one of this module's."""
         alert = self.a.find_alert(str(obs.data.get("alert")))
-        if alert is None or alert.kind not in (WHO_PLACED, WHICH_CARD):
+        if alert is None or alert.kind not in (WHO_PLACED, WHICH_CARD, *MICHI_KINDS):
             return False
         alert.resolved = str(obs.data.get("choice"))
+        if alert.kind in MICHI_KINDS:
+            self.michi.resolve(alert, obs)
+            return True
         if alert.kind == WHICH_CARD:
             t = alert.expected["obs"].get("landed", alert.expected["t"])
             named = any(e.card == alert.resolved and e.t is not None and e.t >= t for e in self.a.g.pile)
@@ -138,8 +155,7 @@ class PileCamera:
             return True
         if alert.resolved.isdigit():
             try:
-                self._apply(obs, "passe_eclair.place", {"seat": int(alert.resolved), "card": alert.expected["card"]},
-                            alert.expected["t"])
+                self._place(obs, int(alert.resolved), alert.expected["card"], alert.expected["t"])
             except (IllegalAction, BadInput) as exc:
                 self.a.refuse_entry(obs, exc.en, exc.fr)
         return True

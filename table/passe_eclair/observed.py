@@ -26,6 +26,9 @@ Decisions for a table whose hands are unknown (the scorekeeper's entries):
   swap off a dog without that word is carried out (the cards have moved) but flagged.
 * **Start card:** the table enters each card the turner turns; dogs and Gros Michis
   are turned over until a footballer card shows, and only then does play start.
+* **Cards left at the round's end** are the tracked sizes until the table corrects one
+  (``count_cards``, one tap per seat on the page, before the tokens): who is due the
+  consolation token follows the counts.
 * **Tokens lie face down:** after a round is won the table enters the victory token
   drawn (its goal points) and, when one is due, the consolation token drawn. Who is due
   one follows RULINGS §3 (most cards left, a tie or 2 players gives none, or none left).
@@ -55,6 +58,7 @@ from .profile import HAND_SIZE, Profile, default_profile
 from .scoring import GoalCount
 from .state import PileCard
 
+MAX_COUNT = 60  # the whole deck: no hand can hold more
 PHASES = ("dealt", "turning", "playing", "michi", "round_won", "game_over")
 
 _PHASE_TEXT = {
@@ -255,6 +259,26 @@ class ObservedGame(GoalCount):
         events.append({"type": "deal", "round": self.round, "coach": self.coach, "hand_sizes": list(self.hand_sizes)})
         return events
 
+    def count_cards(self, seat: int, cards: int) -> list[dict[str, Any]]:
+        """After a round is won, before its tokens: ``seat`` really holds ``cards`` cards (the
+        table counted them; the tracked size may be off when a card was missed). Who is due
+        the consolation token follows the counts."""
+        validate_seat(seat, self.players)
+        self._require_phase("round_won")
+        over = self.round_over
+        if seat == over["winner"]:
+            raise IllegalAction("The winner of the round has no card left.",
+                                "Le gagnant du tour n'a plus de carte.", code="winner_count")
+        if isinstance(cards, bool) or not isinstance(cards, int) or not 0 <= cards <= MAX_COUNT:
+            raise BadInput(f"A count of cards left is a whole number from 0 to {MAX_COUNT}, not {cards!r}.",
+                           f"Un nombre de cartes en main va de 0 à {MAX_COUNT}, pas {cards!r}.", code="bad_count")
+        sizes = list(over["hand_sizes"])
+        was, sizes[seat] = sizes[seat], cards
+        due, no_consolation = self._consolation(over["winner"], sizes)
+        over.update(hand_sizes=sizes, consolation_seat=due, no_consolation=no_consolation)
+        self.hand_sizes = list(sizes)
+        return [{"type": "cards_counted", "seat": seat, "cards": cards, "was": was, "consolation_seat": due}]
+
     def spend_token(self, seat: int, token: str) -> list[dict[str, Any]]:
         """Before the start card, ``seat`` gives up a footballer consolation token and puts
         one card with that footballer big into the box (the card itself is not entered)."""
@@ -312,18 +336,21 @@ class ObservedGame(GoalCount):
         events.append({"type": "pile_to_box", "reason": reason, "count": len(self.pile)})
         self.pile = []
 
+    def _consolation(self, winner: int, sizes: list[int]) -> tuple[int | None, dict[str, Any] | None]:
+        """Who is due a consolation token with these cards left (RULINGS §3), else why none."""
+        if self.players <= 2:
+            return None, None
+        most = max(size for seat, size in enumerate(sizes) if seat != winner)
+        holders = [seat for seat, size in enumerate(sizes) if seat != winner and size == most]
+        if len(holders) > 1:
+            return None, {"type": "no_consolation", "reason": "tie", "seats": holders, "cards": most}
+        if not self.consolation_pool:
+            return None, {"type": "no_consolation", "reason": "none_left", "seats": holders, "cards": most}
+        return holders[0], None
+
     def _end_round(self, winner: int, events: list[dict]) -> None:
         sizes = list(self.hand_sizes)
-        due, no_consolation = None, None
-        if self.players > 2:
-            most = max(size for seat, size in enumerate(sizes) if seat != winner)
-            holders = [seat for seat, size in enumerate(sizes) if seat != winner and size == most]
-            if len(holders) > 1:
-                no_consolation = {"type": "no_consolation", "reason": "tie", "seats": holders, "cards": most}
-            elif not self.consolation_pool:
-                no_consolation = {"type": "no_consolation", "reason": "none_left", "seats": holders, "cards": most}
-            else:
-                due = holders[0]
+        due, no_consolation = self._consolation(winner, sizes)
         self.round_over = {"winner": winner, "hand_sizes": sizes, "consolation_seat": due,
                            "no_consolation": no_consolation}
         self.phase, self.pending_michi = "round_won", None
@@ -355,6 +382,15 @@ def describe_observed(event: dict[str, Any], lang: str = "fr", names: list[str] 
             other = _seat_name(event["consolation_seat"], lang, names)
             line += (f" et le jeton de consolation de {other}" if fr else f" and {other}'s consolation token")
         return line + "."
+    if kind == "cards_counted":
+        who = _seat_name(event["seat"], lang, names)
+        n = event["cards"]
+        line = (f"{who} a {n} carte{'s' if n > 1 else ''} en main (compté ; suivi : {event['was']})." if fr
+                else f"{who} holds {n} card{'s' if n != 1 else ''} (counted; tracked: {event['was']}).")
+        if event["consolation_seat"] is not None:
+            other = _seat_name(event["consolation_seat"], lang, names)
+            line += (f" Jeton de consolation : {other}." if fr else f" Consolation token: {other}.")
+        return line
     if kind == "token_spent":
         who = _seat_name(event["seat"], lang, names)
         return (f"{who} utilise son jeton {event['token']} et met une carte dans la boîte ({event['cards_left']} "

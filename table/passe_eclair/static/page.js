@@ -22,7 +22,8 @@
           results: "Tours", winner: "Gagnant", token: "Jeton", consolation_col: "Consolation",
           over: "Fin de la partie", wins: "gagne", dog: "Chien", michi: "Michi", empty: "(vide)",
           players: "Joueurs", name: "Nom", oldest: "Le plus âgé (entraîneur)", goal: "pt",
-          tokens: "Jetons" },
+          tokens: "Jetons", michi_fold: "Gros Michi joué (personne ne pouvait jouer)…",
+          left: "Cartes restées en main (touchez pour corriger)", left_short: "en main" },
     en: { round: "Round", of: "of", top: "Top card", pile: "Centre pile", cards: "cards",
           points: "goal points", coach: "coach", undo: "Undo the last entry",
           blocked: "No one can play", blocked_coach: "The coach turns a card",
@@ -32,7 +33,8 @@
           results: "Rounds", winner: "Winner", token: "Token", consolation_col: "Consolation",
           over: "Game over", wins: "wins", dog: "Dog", michi: "Michi", empty: "(empty)",
           players: "Players", name: "Name", oldest: "Oldest (coach)", goal: "pt",
-          tokens: "Tokens" },
+          tokens: "Tokens", michi_fold: "Gros Michi played (no one could play)…",
+          left: "Cards left in hand (tap to correct)", left_short: "in hand" },
   };
   const t = (k) => (S[PT.lang] || S.en)[k] || S.en[k] || k;
   const el = (...a) => PT.el(...a);
@@ -152,17 +154,42 @@
   }
 
   function blockedPanel(v) {
-    // stays open across re-draws (the state is pushed on every change at the table)
-    const box = el("details", { class: "pe-panel", "data-testid": "pe-blocked-panel",
-                                ...(ui.blockedOpen ? { open: "" } : {}) }, el("summary", {}, t("blocked")));
-    box.addEventListener("toggle", () => { ui.blockedOpen = box.open; });
-    box.append(el("button", { class: "pe-choice", "data-testid": "pe-blocked",
-                              onclick: () => entry("passe_eclair.blocked") }, t("blocked_coach")));
+    // "No one can play" is one tap: the pile goes to the box and the coach turns a new start
+    // card (on a camera table, the next card the camera sees on the pile). A Gros Michi played
+    // because no one could play is in the fold (a camera asks about it by itself); the fold
+    // stays open across re-draws (the state is pushed on every change at the table).
+    const fold = el("details", { ...(ui.blockedOpen ? { open: "" } : {}) }, el("summary", {}, t("michi_fold")));
+    fold.addEventListener("toggle", () => { ui.blockedOpen = fold.open; });
     for (let s = 0; s < v.players; s++) {
       if (v.hand_sizes[s] === 0) continue;
-      box.append(el("button", { class: "pe-choice", "data-testid": `pe-michi-from-${s}`,
-                                onclick: () => { ui.michiFrom = s; PT.redraw(); } },
-                    `${t("michi_blocked")} ${seatName(v, s)}`));
+      fold.append(el("button", { class: "pe-choice", "data-testid": `pe-michi-from-${s}`,
+                                 onclick: () => { ui.michiFrom = s; PT.redraw(); } },
+                     `${t("michi_blocked")} ${seatName(v, s)}`));
+    }
+    return el("div", { class: "pe-panel", "data-testid": "pe-blocked-panel" },
+              el("button", { class: "pe-choice", "data-testid": "pe-blocked",
+                             onclick: () => entry("passe_eclair.blocked") }, `${t("blocked")} — ${t("blocked_coach")}`),
+              fold);
+  }
+
+  function countsBox(v, r) {
+    // Each player's cards left, prefilled from the sizes tracked; one tap on a number corrects
+    // one count (the consolation token follows); the victory token's tap takes them as they are.
+    const box = el("div", { class: "pe-counts", "data-testid": "pe-counts" }, el("div", {}, t("left")));
+    for (let s = 0; s < v.players; s++) {
+      if (s === r.winner) continue;
+      const n = r.hand_sizes[s];
+      const top = Math.max(9, n + 2);
+      const row = el("div", { class: "pe-count-row", "data-testid": `pe-count-${s}`, "data-cards": n },
+                     el("strong", {}, seatName(v, s) + (PT.lang === "fr" ? " : " : ": ")));
+      for (let k = 0; k <= top; k++) {
+        row.append(el("button", {
+          class: "pe-count" + (k === n ? " pe-chosen" : ""), "data-testid": `pe-count-${s}-${k}`,
+          "aria-pressed": k === n ? "true" : "false", title: `${seatName(v, s)} : ${k} ${t("left_short")}`,
+          onclick: () => { if (k !== n) entry("passe_eclair.count", { seat: s, cards: k }); },
+        }, String(k)));
+      }
+      box.append(row);
     }
     return box;
   }
@@ -170,7 +197,8 @@
   function roundPanel(v) {
     const r = v.round_over;
     const box = el("div", { class: "pe-panel", "data-testid": "pe-round" },
-                   el("strong", {}, `${t("round")} ${v.round} : ${seatName(v, r.winner)} ${t("wins")} !`));
+                   el("strong", {}, `${t("round")} ${v.round} : ${seatName(v, r.winner)} ${t("wins")} !`),
+                   countsBox(v, r));
     const due = r.consolation_seat;
     const send = (points, consolation) => {
       ui.victory = null;
@@ -218,7 +246,9 @@
                     grouped(v.cards, (c) => face(c, { "data-testid": `pe-start-${c}` },
                                                  () => entry("passe_eclair.start_card", { card: c })))));
     }
-    if (v.phase === "michi") parts.push(targetChooser(v, v.pending_michi, false));
+    // a Michi the camera saw: its alert asks the partner (one tap there, not twice on the page)
+    const asked = (state.alerts || []).some((a) => a.kind === "camera_michi_partner");
+    if (v.phase === "michi" && !asked) parts.push(targetChooser(v, v.pending_michi, false));
     if (v.phase === "playing") {
       parts.push(ui.michiFrom !== null ? targetChooser(v, ui.michiFrom, true) : blockedPanel(v));
     }
