@@ -4,7 +4,8 @@
 // being typed survive a live update; only what changed is touched.
 //
 // Keys: an element's data-key, id, data-testid or the data-* that names what it shows
-// (card, alert, choice, field...); otherwise its tag and rank among unkeyed siblings.
+// (card, alert, choice, field...), with its rank when siblings share it; otherwise its tag
+// and rank among unkeyed siblings.
 // Event handlers given to PT.el are kept in `el.__on` and copied across, so a kept
 // button always runs the newest handler. Values a person sets (input/select value,
 // checked, <details open>) are properties the patcher never writes on a kept element.
@@ -23,7 +24,12 @@
     }
     for (const a of KEY_ATTRS) {
       const v = node.getAttribute(a);
-      if (v !== null) return `${node.nodeName}[${a}=${v}]`;
+      if (v === null) continue;
+      // siblings sharing a key (an alert's choice buttons all carry its data-alert) are told
+      // apart by rank: one map entry each, so no old twin is left behind at every update
+      const k = `${node.nodeName}[${a}=${v}]`;
+      counters[k] = (counters[k] || 0) + 1;
+      return counters[k] === 1 ? k : `${k}#${counters[k]}`;
     }
     const k = node.nodeName;
     counters[k] = (counters[k] || 0) + 1;
