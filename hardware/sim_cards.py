@@ -21,7 +21,11 @@ on a played card while it lies where it was laid (a reflection over its face, or
 ``--partial`` enrolment without it; the abstention is injected at the recogniser's output,
 since both rendered causes also misname or break the outline): the page asks which card;
 ``pile`` has it abstain on a taken card on its taker's pile (the take is then the card that
-left the trick and the seat where an unnamed card came to rest).
+left the trick and the seat where an unnamed card came to rest); ``glare`` lays a bright
+specular spot (``vision.synth.effects.glare``: a lamp's reflection on the cloth and the
+card's face) over where the card moves — the trick for a play, the taker's pile for a take —
+for the first ``GLARE_FRAMES`` frames of the change (the camera must not name what it cannot
+see: a card named late, or asked about, never a wrong card).
 """
 
 from __future__ import annotations
@@ -51,7 +55,10 @@ NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
 TRICK_SLOTS = [(310, 178), (400, 178), (490, 178), (345, 290), (455, 290)]
 SEAT_SPOTS = {1: (400, 402), 2: (80, 225), 3: (400, 50), 4: (715, 225), 5: (150, 402), 6: (650, 402)}
 CROOKED_AT = (400, 322)       # a card pushed half out of the trick, its centre in no zone
-FAULT_KINDS = ("crooked", "hand", "burst", "unknown", "pile")
+FAULT_KINDS = ("crooked", "hand", "burst", "unknown", "pile", "glare")
+GLARE_FRAMES = (8, 45)        # how long a glare spot lies over the change (frames, drawn at random)
+GLARE_RADIUS_PX = (40, 80)    # the spot's size (a card is about 80 x 120 px in the frame)
+GLARE_INTENSITY = (120, 220)  # grey levels added at its centre (a washed-out patch of the face)
 RENDER_EVERY = 6              # frames drawn from one rendering before the scene is drawn again (0: once per scene)
 UNKNOWN_FRAMES = CARD_UNKNOWN_FRAMES   # as a real table's camera: 0.5 s unnamed before the page asks
 
@@ -73,6 +80,33 @@ def parse_faults(spec: str | None, kinds: tuple[str, ...] = FAULT_KINDS, game: s
                              f"expected one of {', '.join(kinds)}")
         out[kind] = float(p) if p else 1.0
     return out
+
+
+@dataclass(frozen=True)
+class Glare:
+    """A specular spot over the table at ``centre_mm`` for the first ``frames`` frames of a change."""
+
+    centre_mm: tuple[float, float]
+    radius_px: float
+    intensity: float
+    frames: int
+    seed: int   # the spot's shape (the same ellipse at every frame it lasts)
+
+    @classmethod
+    def drawn(cls, rng: random.Random, centre_mm: tuple[float, float]) -> Glare:
+        x, y = centre_mm
+        return cls((x + rng.uniform(-20, 20), y + rng.uniform(-20, 20)), rng.uniform(*GLARE_RADIUS_PX),
+                   rng.uniform(*GLARE_INTENSITY), rng.randint(*GLARE_FRAMES), rng.randrange(2**31))
+
+    def layer(self, shape: tuple[int, ...], table_to_image: np.ndarray) -> np.ndarray:
+        """The spot alone (projected from the table's millimetres), to ``cv2.add`` onto each
+        frame it lies over (drawn once: a blur of the whole frame is not free)."""
+        from vision.synth import effects
+        from vision.synth.scene import project
+
+        centre = project(table_to_image, np.array([self.centre_mm]))[0]
+        return effects.glare(np.zeros(shape, np.uint8), np.random.default_rng(self.seed), centre=centre,
+                             radius=self.radius_px, intensity=self.intensity)
 
 
 @dataclass
@@ -137,18 +171,20 @@ class CardCamera:
         self.render_every = RENDER_EVERY
         self._noise = [self._rng.integers(0, 6, self._base.shape, dtype=np.uint8) for _ in range(4)]
         self.frames = 0
+        self.glare_frames = 0   # frames shown with a glare spot (the ``glare`` fault)
         self.seen: list[Observation] = []
         self.record: list[np.ndarray] | None = None   # when a list, every frame shown is kept
 
     def show(self, cards: list[tuple[str, tuple[float, float], float]], *, hand: bool = False, skip: int = 0,
              expect: set | None = None, gone: set | None = None, unknown: int = 0,
-             in_step: Any = None) -> list[Observation]:
+             in_step: Any = None, glare: Glare | None = None) -> list[Observation]:
         """Frames of ``cards`` (id, centre mm, angle; later ones on top) until the watcher
         holds every ``(card, zone)`` of ``expect``, ``unknown`` unnamed cards, and none of ``gone``,
         or until ``in_step()`` says the page shows the move and none of ``gone`` is held (at most
         ``max_frames``: the players wait that long for the page); returns the
         observations submitted. ``hand``: a hand over the last card for the first frames;
-        ``skip``: frames lost before the camera sees the change (a stalled camera).
+        ``skip``: frames lost before the camera sees the change (a stalled camera);
+        ``glare``: a bright spot over the first frames the camera sees.
         A card lying squarely under a later one (a pile) is hidden: one drop shadow for the
         pile (drawing each card's would darken the pile's shadow once per card, 0.55^n)."""
         from vision.sources import Frame
@@ -162,6 +198,7 @@ class CardCamera:
                                    hand_over=len(placements) - 1, hand_reach=0.6).image
         out: list[Observation] = []
         expect, gone = expect or set(), gone or set()
+        spot = glare.layer(image.shape, self._view) if glare is not None else None
         for i in range(self.max_frames + skip + (3 if covered is not None else 0)):
             self.t += 1.0 / self.fps
             self.frames += 1
@@ -170,6 +207,9 @@ class CardCamera:
             if self.render_every and i > skip and (i - skip) % self.render_every == 0:   # light and print vary a little
                 image = self._render(placements, self._view, self._rng, self._style, background=self._base).image
             img = covered if covered is not None and i < skip + 3 else image
+            if spot is not None and i < skip + glare.frames:
+                img = cv2.add(img, spot)
+                self.glare_frames += 1
             if self.noise:
                 img = cv2.add(img, self._noise[self.frames % len(self._noise)])   # sensor noise, new each frame
             if self.record is not None:
@@ -294,11 +334,15 @@ class CameraPassPassTable(LiveCardTable):
     def _show(self, hand: bool = False, gone: set | None = None) -> None:
         skip = self.camera.settle_frames if self._hit("burst") else 0
         top = self.order[-1:] if self.order else []
+        # a glare spot over the change: the card just moved, or the trick the cards were put away from
+        spot = TRICK_SLOTS[1] if gone else self.where[top[0]][1] if top else None
+        glare = Glare.drawn(self.rng, spot) if spot is not None and self._hit("glare") else None
         expect = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in top if c not in self.camera.unread}
         cards = [(c, self.where[c][1], self.where[c][2]) for c in self.order]
         seen = [c for i, c in enumerate(cards) if not any(o[1:] == c[1:] for o in cards[i + 1:])]   # not under a pile
         self.camera.show(cards, hand=hand, skip=skip, expect=expect, gone=gone,
-                         unknown=sum(c in self.camera.unread for c, _, _ in seen), in_step=self._in_step)
+                         unknown=sum(c in self.camera.unread for c, _, _ in seen), in_step=self._in_step,
+                         glare=glare)
         self._answer(self._fig)   # the page asks at once; someone taps before the next card moves
 
     def _in_step(self) -> bool:

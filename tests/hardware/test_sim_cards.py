@@ -61,8 +61,8 @@ def test_a_card_the_recogniser_abstains_on_is_asked_and_one_tap_scores_it_as_the
 
 
 def test_faults_are_named():
-    assert parse_faults("crooked@0.25,hand,unknown@0.1,pile") == {"crooked": 0.25, "hand": 1.0, "unknown": 0.1,
-                                                                  "pile": 1.0}
+    assert parse_faults("crooked@0.25,hand,unknown@0.1,pile,glare@0.2") == {
+        "crooked": 0.25, "hand": 1.0, "unknown": 0.1, "pile": 1.0, "glare": 0.2}
     with pytest.raises(ValueError, match="glow"):
         parse_faults("glow@0.1")
 
@@ -129,3 +129,22 @@ def test_takes_whose_card_the_pile_cannot_name_are_scored_from_the_trick_with_no
     # waits for it, so "who took it?" never shows (it used to flash and be withdrawn a third of a second later)
     assert session._adapter.alerts == []
     assert not [o for o in facts if o.kind == "tick"]   # every window closed by a card coming to rest
+
+
+def test_a_glare_spot_over_every_change_shows_no_wrong_card_and_costs_at_most_one_tap_per_question(model_dir):
+    """A bright spot over the trick at every play and over the taker's pile at every take,
+    for the first frames of the change: the page never shows a card the truth does not
+    have, and whatever the camera could not see is asked (one tap each) or seen later."""
+    session = Session(EventLog(":memory:"))
+    table = CameraPassPassTable(session, model_dir, seed=7, setups=((3, False),), faults="glare@1.0")
+    table.new_game()
+    fig = RoundFigures()
+    while table.mind.trick <= 2 and not table.mind.is_over():
+        table.step(fig)
+    assert fig.wrong == [] and fig.taps == fig.questions + fig.alerts
+    view = session.snapshot()["view"]
+    truth = [sorted(c.id for c in table.mind.in_front(s)) for s in range(3)]
+    assert [sorted(s["in_front"]) for s in view["seats"]] == truth and sum(map(len, truth)) >= 4
+    assert session.snapshot()["alerts"] == []
+    assert {o.source for o in session.log.read() if o.kind.startswith("card_")} == {"camera"}
+    assert table.camera.glare_frames >= fig.steps   # the spot was drawn over the changes
