@@ -11,8 +11,9 @@ Kinds (``source="camera"``):
   ``appear_frames`` frames (with a ``hands`` watcher, a card on the ``pile`` also has
   ``landed``, the time of its first frame, and ``hands``, the seats that reached in just
   before); ``card_gone`` {card, zone} after ``vanish_frames`` frames
-  without it. A card whose last outline is now mostly under another card or a hand is
-  covered, not gone.
+  without it (on the ``pile`` with a ``hands`` watcher also ``left``, its first frame
+  missing, and ``hands``, the seats that reached in then). A card whose last outline is
+  now mostly under another card or a hand is covered, not gone.
 * ``token_seen`` {cell: [row, col], colours} when a cup grid cell shows a new stable
   content with no cup on it (colours sorted, one per token, maybe empty).
 * ``peg_seen`` {column, colour, slide} when a peg stays in view down a frame top hole;
@@ -53,6 +54,8 @@ SAME_PLACE_MM = 20.0  # an unnamed outline this close to the last one is the sam
 SAME_LOOK = 0.9       # a place still this alike its last good reading: nothing new lies there (the same
                       # card under noise 0.99; two Pass Pass faces up to 0.996: the score floor matters too)
 SAME_CARD_MIN_SCORE = 0.6   # an unnamed reading this close to the named card there is that card read badly
+PILE_HIDDEN_FRAMES = 1  # a pile card hidden this long, then back on top: reported again (a twin laid on it?)
+GONE_REACH_S = 0.1    # a pile card gone: the reach seen up to this long after its first frame missing
 LOOK_SIZE = (16, 22)  # the thumbnail that likeness is measured on (a few px per pip)
 
 
@@ -132,14 +135,18 @@ class TableWatcher:
             else:
                 self._last_px.pop(ch.key, None)
                 self._last_image.pop(ch.key, None)
-                obs.append(Observation.now("card_gone", source=self.source, t=ch.t, card=card, zone=zone))
+                extra = {} if self.hands is None or zone != PILE_ZONE else \
+                    {"left": ch.first_t, "hands": self.hands.recent(ch.first_t + GONE_REACH_S)}   # who covered it
+                obs.append(Observation.now("card_gone", source=self.source, t=ch.t, card=card, zone=zone, **extra))
         return obs + self._pile_again(current, frame.t) + self._unknown(unnamed, matches, frame.image, frame.t)
 
     def _pile_again(self, current: dict, t: float) -> list[Observation]:
         """Passe Éclair's pile holds copies of one card: a pile card that stayed covered
-        (held, not gone) for ``appear_frames`` frames and is seen on top again for as many is
-        reported again, with when it came back (another copy laid on it, or the cards over it
-        taken away, or a hand lifted off it: the game tells which)."""
+        (held, not gone) for ``PILE_HIDDEN_FRAMES`` frames and is seen on top again for
+        ``appear_frames`` is reported again (``again``), with when it came back (another copy
+        laid on it, or the cards over it taken away, or a hand lifted off it: the game tells
+        which). A copy slapped on its twin hides it for a frame or two only (the hand that lays
+        it): one frame is enough."""
         out = []
         appear = self.cards.appear_frames
         for key in [k for k in self.cards.present if k[1] == PILE_ZONE]:
@@ -147,7 +154,7 @@ class TableWatcher:
                 self._pile_hidden[key] = self._pile_hidden.get(key, 0) + 1
                 self._pile_back.pop(key, None)
                 continue
-            if self._pile_hidden.pop(key, 0) < appear and key not in self._pile_back:
+            if self._pile_hidden.pop(key, 0) < PILE_HIDDEN_FRAMES and key not in self._pile_back:
                 continue
             n, first = self._pile_back.get(key, (0, t))
             if n + 1 < appear:
@@ -156,7 +163,7 @@ class TableWatcher:
             self._pile_back.pop(key, None)
             extra = {} if self.hands is None else {"landed": first, "hands": self.hands.recent(first)}
             out.append(Observation.now("card_seen", source=self.source, t=t, card=key[0], zone=PILE_ZONE,
-                                       corners_mm=current[key], **extra))
+                                       corners_mm=current[key], again=True, **extra))
         for key in [k for k in [*self._pile_hidden, *self._pile_back] if k not in self.cards.present]:
             self._pile_hidden.pop(key, None)
             self._pile_back.pop(key, None)

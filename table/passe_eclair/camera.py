@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from table.adapter import Alert, text
 from table.observations import (
+    CARD_GONE,
     CARD_KINDS,
     CARD_SEEN,
     CARD_UNKNOWN,
@@ -43,6 +44,7 @@ from table.observations import (
     Observation,
 )
 from table.passe_eclair import ALL_CARD_IDS, DOG, MICHI, BadInput, IllegalAction, card_label
+from table.passe_eclair import camera_lost as lost
 from table.passe_eclair.camera_michi import KINDS as MICHI_KINDS
 from table.passe_eclair.camera_michi import MichiQuestions
 
@@ -67,12 +69,16 @@ class PileCamera:
             self._unknown(obs)
             return
         card = obs.data.get("card")
+        if obs.kind == CARD_GONE and obs.data.get("zone") == PILE_ZONE:
+            lost.top_gone(self, obs)   # never lost silently (camera_lost.py)
+        if obs.kind == CARD_SEEN and obs.data.get("zone") == PILE_ZONE:
+            lost.pile_seen(self)
         if obs.kind != CARD_SEEN or obs.data.get("zone") != PILE_ZONE or card not in ALL_CARD_IDS:
             return
         g = self.a.g
         landed = obs.data.get("landed")
         t = float(landed) if isinstance(landed, (int, float)) and not isinstance(landed, bool) else obs.t
-        if self._seen_again(card):
+        if lost.twin(self, obs, card, t) or (self._seen_again(card) and not lost.answered_copy(self, obs, card)):
             return
         if g.phase in ("dealt", "turning"):
             self._apply(obs, "passe_eclair.start_card", {"card": card}, t)
@@ -117,15 +123,19 @@ class PileCamera:
         unknown = obs.data.get("unknown")
         if obs.kind == CARD_UNKNOWN_GONE:
             for alert in self.a.open_alerts():
-                if alert.kind == WHICH_CARD and alert.expected.get("unknown") == unknown:
+                if alert.kind == WHICH_CARD and alert.expected.get("unknown") == unknown \
+                        and lost.unknown_named(self, alert):   # else it still lies there: asked on
                     alert.resolved = "gone"
             return
         g = self.a.g
-        if obs.data.get("zone") != PILE_ZONE or g.phase != "playing":
+        if obs.data.get("zone") != PILE_ZONE or g.phase not in ("dealt", "turning", "playing"):
             return
+        lost.pile_seen(self)
         hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
         seats = hands or list(range(g.players))
-        cards = sorted({c for s in seats for c in g.playable(s)} | ({MICHI} if g.top.card != DOG else set()))
+        cards = sorted({c for s in seats for c in g.playable(s)} | ({MICHI} if g.top.card != DOG else set())) \
+            if g.phase == "playing" else []
+        cards += [c for c in ALL_CARD_IDS if c not in cards]   # then the rest: a wrong card lies there too
         self.a.raise_alert(Alert(
             id=self.a.new_alert_id(obs), kind=WHICH_CARD, since=obs.t, seen=dict(obs.data),
             message=text("A card was laid on the pile but not recognised: which card is it?",
@@ -139,9 +149,12 @@ class PileCamera:
         of a "which card" one (then placed as if the camera had named it); False if the
         alert is not one of this module's."""
         alert = self.a.find_alert(str(obs.data.get("alert")))
-        if alert is None or alert.kind not in (WHO_PLACED, WHICH_CARD, *MICHI_KINDS):
+        if alert is None or alert.kind not in (WHO_PLACED, WHICH_CARD, lost.TWIN, *MICHI_KINDS):
             return False
         alert.resolved = str(obs.data.get("choice"))
+        if alert.kind == lost.TWIN:
+            lost.resolve_twin(self, alert, obs)
+            return True
         if alert.kind in MICHI_KINDS:
             self.michi.resolve(alert, obs)
             return True
@@ -149,7 +162,7 @@ class PileCamera:
             t = alert.expected["obs"].get("landed", alert.expected["t"])
             named = any(e.card == alert.resolved and e.t is not None and e.t >= t for e in self.a.g.pile)
             if alert.resolved in ALL_CARD_IDS and not named:   # named by the camera since: placed already
-                seen = {**alert.expected["obs"], "card": alert.resolved, "zone": PILE_ZONE}
+                seen = {**alert.expected["obs"], "card": alert.resolved, "zone": PILE_ZONE, "answered": True}
                 seen.setdefault("landed", alert.expected["t"])
                 self.observe(Observation(kind=CARD_SEEN, source=obs.source, t=obs.t, seq=obs.seq, data=seen))
             return True
