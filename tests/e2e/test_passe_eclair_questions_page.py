@@ -106,3 +106,24 @@ def test_the_round_end_counts_are_prefilled_and_one_tap_corrects_one(dashboard, 
     assert result["hand_sizes"] == [0, 7, 7] and result["consolation"] is None
     counted = [o for o in session.log.read() if o.kind == "passe_eclair.count"]
     assert [(o.source, o.data) for o in counted] == [("dashboard", {"seat": 1, "cards": 7})]
+
+
+def test_on_a_phone_the_question_is_in_view_with_no_scrolling(dashboard, browser):
+    url, session = dashboard
+    alert = michi_asked(session)
+    context = browser.new_context(viewport={"width": 360, "height": 740}, bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto(url + "?lang=fr")
+        log_in(page)
+        box = f".alert-box[data-alert='{alert['id']}']"
+        page.wait_for_selector(box)
+        page.evaluate("window.scrollTo(0, 0)")
+        top = page.locator(box).bounding_box()
+        last = page.locator(f"{box} button.resolve").last.bounding_box()
+        assert top["y"] >= 0 and last["y"] + last["height"] <= 740          # below three rows of faces before
+        page.click(f"{box} button.resolve[data-choice='wrong']")
+        page.wait_for_selector(box, state="detached")
+        assert session.snapshot()["view"]["pile"][-1]["wrong"]["code"] == "michi_not_on_dog"
+    finally:
+        context.close()
