@@ -105,13 +105,16 @@ def pile_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: 
 
 def cup_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: Any) -> Any:
     """The camera reader of a cup grid: the token colours learned from the calibration
-    shot, the cells of the game the session is playing."""
+    shot, the cells of the game the session is playing; a cell blown out by a glare keeps
+    its last clear look (``hardware/glare.py``)."""
+    from hardware.glare import GlareHold
     from vision.calibration import calibrate
     from vision.cups import CupColours, CupWatcher
 
     cal = calibrate(shot.image, profile)
     cells = session.current_game().engine.layout.cells
-    return CupWatcher(CupColours.from_shot(shot.image, cal, profile), cal, profile, cells=list(cells))
+    watcher = CupWatcher(CupColours.from_shot(shot.image, cal, profile), cal, profile, cells=list(cells))
+    return GlareHold(watcher, cal, profile, shot.image)   # a glare over a cup is not a move
 
 
 def reader_for(spec: Any) -> Callable[..., Any] | None:

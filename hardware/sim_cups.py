@@ -20,7 +20,9 @@ form's ``game_start``). An alert the page raises is answered the way a player wo
 Faults (``faults="peek@0.1,race@0.5,burst@0.2"``): ``peek`` — before a turn, another player
 lifts a cup and puts it back (the page alerts: one tap); ``race`` — on a call, a second
 seat presses its call button 3 ms after the first (the earlier edge must win); ``burst``
-— the camera drops the first frames of a change (it stalls).
+— the camera drops the first frames of a change (it stalls); ``glare`` — a bright specular
+spot (:class:`hardware.sim_cards.Glare`) lies over a cup the change is about (or another
+cup of the grid) for the first frames of the change.
 
     >>> table = CameraPtiPassPassTable(session, seed=2)     # doctest: +SKIP
     >>> figures = table.play_round()                        # doctest: +SKIP
@@ -31,13 +33,16 @@ from __future__ import annotations
 import logging
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+import cv2
 import numpy as np
 
+from hardware.glare import GlareHold
 from hardware.gpio.mock_pins import simulated_pins
 from hardware.gpio.seat_buttons import DEFAULT_SEAT_PINS, SeatButtons
+from hardware.sim_cards import Glare
 from hardware.sim_cards import parse_faults as parse_camera_faults
 from hardware.sim_thread import FilmedTableThread
 from table.errors import Refused
@@ -53,7 +58,7 @@ log = logging.getLogger(__name__)
 GAME = "ptipasspass"
 NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
 MAX_FRAMES = 30          # a second of frames at most per change: the players wait that long
-FAULT_KINDS = ("peek", "race", "burst")
+FAULT_KINDS = ("peek", "race", "burst", "glare")
 BURST_FRAMES = 8
 PRESS_S, GAP_S = 0.12, 0.15
 
@@ -77,6 +82,7 @@ class RoundFigures:
     frames: int = 0
     presses: int = 0
     pipeline_s: float = 0.0    # time spent in the vision pipeline (CupWatcher.process)
+    glare_frames: int = 0      # frames shown with a glare spot (the ``glare`` fault)
 
 
 class CameraPtiPassPassTable:
@@ -127,9 +133,14 @@ class CameraPtiPassPassTable:
         self.scene.t = self.clock()
         image = self.scene.image()
         lost = BURST_FRAMES if self._hit("burst") else 0
+        glare = self._glare(until)
+        spot = glare.layer(image.shape, self.scene.view) if glare is not None else None
         for i, frame in enumerate(self.scene.frames(MAX_FRAMES + lost, image)):
             if i < lost:
                 continue   # a stalled camera: these frames never reach the pipeline
+            if spot is not None and i < lost + glare.frames:
+                frame = replace(frame, image=cv2.add(frame.image, spot))
+                self.fig.glare_frames += 1
             if self.record is not None:
                 self.record.append(frame.image)
             started = time.perf_counter()
@@ -141,6 +152,18 @@ class CameraPtiPassPassTable:
             if i >= lost + 3 and all(self.watcher.state[c][0] == s for c, s in (until or {}).items()):
                 break
         self.clock.advance(max(0.0, self.scene.t - self.clock()))
+
+    def _glare(self, until: dict | None) -> Glare | None:
+        """The ``glare`` fault's spot for this change: over a cup it is about (half the
+        time) or any cup of the grid, for at most two thirds of ``MAX_FRAMES``. Not over
+        the grid being set out for a game (``until`` None: the camera has no clear look
+        of the cups down yet)."""
+        if until is None or not self._hit("glare"):
+            return None
+        cells = list(until) if until and self.rng.random() < 0.5 else list(self.scene.cells)
+        x0, y0, x1, y1 = self.scene.profile.cell_rect_mm(*self.rng.choice(cells))
+        spot = Glare.drawn(self.rng, ((x0 + x1) / 2, (y0 + y1) / 2))
+        return replace(spot, frames=min(spot.frames, MAX_FRAMES * 2 // 3))
 
     def _hit(self, kind: str) -> bool:
         p = self.faults.get(kind, 0.0)
@@ -156,7 +179,9 @@ class CameraPtiPassPassTable:
         self.scene.cells = list(self.truth.layout.cells)
         self.scene.tokens, self.scene.lifted = {}, set()
         self.scene.hand = self.scene.held = None
-        self.watcher = self._watcher_cls(*self._watcher_args, cells=self.scene.cells)
+        colours, cal, profile = self._watcher_args
+        self.watcher = GlareHold(self._watcher_cls(colours, cal, profile, cells=self.scene.cells), cal, profile,
+                                 self.scene.shot)   # as a real table's cup reader (hardware.camera.cup_watcher)
         self.show()
 
     def play_round(self) -> RoundFigures:

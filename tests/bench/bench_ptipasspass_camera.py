@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import sys
 import tempfile
 import time
@@ -43,10 +44,18 @@ def main(argv: list[str] | None = None) -> int:
     table = CameraPtiPassPassTable(session, seed=args.seed, faults=args.faults)
     wall0, cpu0 = time.perf_counter(), time.process_time()
     deadline = wall0 + args.minutes * 60
-    figures = []
+    figures, loads, resolved = [], [], set()
+    load0 = os.getloadavg()[0]
     while len(figures) < args.rounds and time.perf_counter() < deadline:
         fig = table.play_round()
         figures.append(fig)
+        loads.append(os.getloadavg()[0])
+        adapter = session._adapter
+        if adapter is not None:   # every alert answered, by a tap or by the camera itself
+            resolved |= {(session.game_seq, a.id) for a in adapter.alerts if a.resolved is not None}
+        print(f"round {len(figures)}: moves {fig.moves} untapped {fig.untapped} alerts {fig.alerts} taps {fig.taps} "
+              f"wrong {len(fig.wrong)} frames {fig.frames} glare frames {fig.glare_frames} (load {loads[-1]:.1f})",
+              flush=True)
         for w in fig.wrong:
             print("   WRONG", w, flush=True)
     table.close()
@@ -63,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
         "wrong_states_shown": sum(len(f.wrong) for f in figures),
         "alerts_per_round": round(sum(f.alerts for f in figures) / max(1, len(figures)), 3),
         "taps_per_round": round(sum(f.taps for f in figures) / max(1, len(figures)), 3),
+        "one_tap_share": round(sum(f.taps for f in figures) / max(1, sum(f.alerts for f in figures)), 3),
+        "alerts_withdrawn_by_the_camera": len(resolved) - sum(f.taps for f in figures),
+        "glare_frames_per_round": round(sum(f.glare_frames for f in figures) / max(1, len(figures)), 1),
         "presses_per_round": round(sum(f.presses for f in figures) / max(1, len(figures)), 1),
         "frames_per_round": round(frames / max(1, len(figures)), 1),
         "pipeline_ms_per_frame": round(1000 * sum(f.pipeline_s for f in figures) / max(1, frames), 2),
@@ -70,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         "typed_entries": sum(1 for o in log if o.kind == "ptipasspass.action"),
         "mean_round_s": round(wall / max(1, len(figures)), 2),
         "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+        "load_avg_1min": {"start": load0, "median": statistics.median(loads) if loads else None,
+                          "max": max(loads) if loads else None},
         "machine": f"{platform.machine()} {os.cpu_count()} cpus, python {platform.python_version()}",
     }
     session.log.close()

@@ -5,6 +5,8 @@ simulated truth."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from hardware.sim_cups import CameraPtiPassPassTable, make_simulation
@@ -145,3 +147,57 @@ def test_the_live_filmed_table_plays_in_its_thread_and_stops(session):
     assert {o.source for o in log if o.kind != "game_start"} == {"camera", "gpio"}
     assert [o.kind for o in log].count("seat_button") >= 3
     assert not thread._thread.is_alive()
+
+
+def test_a_glare_over_a_cup_is_no_move_and_the_lift_under_it_is_seen_once_it_has_gone():
+    """A bright spot over a down cup: the bare cup watcher reads a move that did not happen
+    (a hand on it, or a lift); behind :class:`hardware.glare.GlareHold` nothing is reported
+    while it lies there, and a cup lifted under it is reported, with its tokens, once it goes."""
+    import random
+
+    import cv2
+    import numpy as np
+
+    from hardware.glare import GlareHold
+    from hardware.sim_cards import Glare
+    from vision.calibration import calibrate
+    from vision.cups import CupColours, CupWatcher
+    from vision.synth.cups import CupScene
+
+    scene = CupScene(np.random.default_rng(3), cells=[(r, c) for r in range(3) for c in range(6)])
+    cal = calibrate(scene.shot, scene.profile)
+    colours = CupColours.from_shot(scene.shot, cal, scene.profile)
+    bare = CupWatcher(colours, cal, scene.profile, cells=scene.cells)
+    held = GlareHold(CupWatcher(colours, cal, scene.profile, cells=scene.cells), cal, scene.profile, scene.shot)
+    for frame in scene.frames(4):                                  # the cups set out, no glare
+        assert bare.process(frame) == [] and held.process(frame) == []
+    rng = random.Random(4)
+    false_moves = 0
+    for cell in [(0, 1), (1, 3), (2, 5), (1, 0)]:
+        x0, y0, x1, y1 = scene.profile.cell_rect_mm(*cell)
+        spot = Glare.drawn(rng, ((x0 + x1) / 2, (y0 + y1) / 2)).layer(scene.shot.shape, scene.view)
+        glared = [replace(f, image=cv2.add(f.image, spot)) for f in scene.frames(6)]
+        false_moves += sum(len(bare.process(f)) for f in glared)
+        assert [o for f in glared for o in held.process(f)] == []   # a glare is not a move
+        for frame in scene.frames(4):                              # it goes: the bare watcher settles back
+            bare.process(frame)
+            assert held.process(frame) == []
+    assert false_moves >= 4                                        # the bare watcher was fooled each time
+    assert held.held_frames >= 4 * 6 - 4
+    scene.lifted, scene.tokens = {(1, 3)}, {(1, 3): ["blue", "orange"]}   # lifted under the glare
+    x0, y0, x1, y1 = scene.profile.cell_rect_mm(1, 3)
+    spot = Glare.drawn(rng, ((x0 + x1) / 2, (y0 + y1) / 2)).layer(scene.shot.shape, scene.view)
+    assert [o for f in scene.frames(8) for o in held.process(replace(f, image=cv2.add(f.image, spot)))] == []
+    facts = [(o.kind, o.data) for f in scene.frames(4) for o in held.process(f)]
+    assert facts == [("cup_lifted", {"cell": [1, 3], "colours": ["blue", "orange"]})]
+
+
+def test_rounds_with_a_glare_at_every_change_show_no_wrong_state(session):
+    table = CameraPtiPassPassTable(session, seed=5, players=(3,), faults="glare@1.0")
+    try:
+        fig = table.play_round()
+    finally:
+        table.close()
+    assert not fig.wrong, fig.wrong
+    assert fig.glare_frames > 0 and table.watcher.held_frames > 0
+    assert session.snapshot()["alerts"] == [] and fig.taps == fig.alerts
