@@ -13,16 +13,22 @@ the real pipeline: the calibration from the markers of an empty-table shot,
 ``camera``) put cards on the pile; what the camera asks ("who laid it?", "which card?") is
 answered the way the players would tap, and what a camera cannot see (a wrong card
 spotted, no one can play, the round's tokens) is tapped on the page (source
-``dashboard``); nothing is entered as ``sim``.
+``dashboard``); nothing is entered as ``sim``. The players answer only from what they
+know of the table (the cards laid, by whom, and what the page shows); a card the page
+neither shows nor asks about once it has settled is tapped in by its player (the page's
+entry for a card; counted ``tapped_in``: the camera lost it silently).
 
     >>> table = CameraPasseEclairTable(session, model_dir, seed=2)   # doctest: +SKIP
     >>> figures = table.play_round()                                  # doctest: +SKIP
 
-Faults (``faults="hand@0.1,crooked@0.1,burst@0.1,unknown@0.1"``): ``hand`` keeps a hand over
-the pile for a few frames before the card shows; ``crooked`` lays the card turned and off
+Faults (``faults="hand@0.1,crooked@0.1,burst@0.1,unknown@0.1,glare@0.1"``): ``hand`` keeps the
+player's hand (its arm from their edge, as a real hand) over the pile for a few frames
+before the card shows; ``crooked`` lays the card turned and off
 the pile's centre (then straightened once the page has asked); ``burst`` drops the frames
 of a placement but its last ones (a camera that stalls: the arms may be lost with them);
-``unknown`` has the recogniser abstain on the laid card while it lies on top.
+``unknown`` has the recogniser abstain on the laid card while it lies on top; ``glare``
+puts a light's glare spot over the pile while the card lands and for a moment after
+(``GLARE_FRAMES``).
 
 Not simulated: two cards landing within the together window (the renderer lays one card
 at a time), a late answer to a covered card, the Gros Michi (the players never use it).
@@ -53,12 +59,14 @@ log = logging.getLogger(__name__)
 GAME = "passe-eclair"
 NAMES = ("Léa", "Hugo", "Inès", "Tom")
 PERSON = "dashboard"          # a person tapping the page (the setup form, answers, what no camera sees)
-FAULT_KINDS = ("hand", "crooked", "burst", "unknown")
+FAULT_KINDS = ("hand", "crooked", "burst", "unknown", "glare")
 # one card at a time on the pile: no pair inside the together window, no late answer, no Michi
 STYLE = PlayoutStyle(together_rate=0.0, late_rate=0.0, michi_rate=0.0)
 MAX_FRAMES = 30               # a second: how long the players leave a card before the next one
 RENDER_EVERY = 6              # frames drawn from one rendering (light and print change a little)
 BURST_FRAMES = 4
+GLARE_FRAMES = 15             # half a second of a glare spot over the pile (a lamp's reflection)
+ANSWER_SLACK_S = 0.2          # an unnamed card's first frame may come a few frames after the card showed
 TONES = (3, 0, 1, 2)          # each seat's skin tone (draw_arm), the darkest at seat 4
 
 
@@ -70,6 +78,7 @@ class RoundFigures:
     questions: int = 0         # "who laid it?" / "which card?" answered
     alerts: int = 0            # other alerts (refusals...) closed with one tap
     typed: int = 0             # what no camera sees, tapped: spot, blocked, round tokens, spend
+    tapped_in: int = 0         # cards laid that the camera lost with no question, tapped in by their player
     wrong: list[str] = field(default_factory=list)   # shown and contradicted by the truth
     behind: int = 0            # steps after which the page had not caught up yet
     steps: int = 0
@@ -100,6 +109,15 @@ class PileCameraRig:
         self.watcher.recogniser = Abstaining(self.watcher.recogniser, self.unread)
         self._render, self._placement, self._style = render_table, Placement, SceneStyle.clean()
         self.seen: list[Any] = []
+        self.glare = 0                # frames still to draw with a glare spot over the pile (the glare fault)
+        self._pile_px = self._project(view=rig.view)
+
+    @staticmethod
+    def _project(view: np.ndarray) -> tuple[float, float]:
+        from vision.synth.scene import project
+
+        (x, y), = project(view, np.array([PILE_CENTRE_MM]))
+        return float(x), float(y)
 
     def _image(self, pile: list[tuple[str, float, float, float]], arms=(), reach=1.0, hand=False) -> np.ndarray:
         placements = [self._placement(c, (PILE_CENTRE_MM[0] + dx, PILE_CENTRE_MM[1] + dy), a)
@@ -109,6 +127,11 @@ class PileCameraRig:
         img = scene.image
         for seat in arms:
             img = draw_arm(img, self.view, seat, reach=reach, tone=TONES[seat % len(TONES)])
+        if self.glare > 0:
+            from vision.synth.effects import glare
+
+            img = glare(img, self._rng, centre=self._pile_px, radius=self._rng.uniform(35, 70),
+                        intensity=self._rng.uniform(90, 150))
         return img
 
     def show(self, images: list[np.ndarray], *, skip: int = 0) -> None:
@@ -118,6 +141,7 @@ class PileCameraRig:
         for i, img in enumerate(images):
             self.t += 1.0 / self.fps
             self.frames += 1
+            self.glare = max(0, self.glare - 1)
             if i < skip:
                 continue
             for obs in self.watcher.process(Frame(img, self.t, self.frames)):
@@ -128,7 +152,7 @@ class PileCameraRig:
         unnamed card there; no ``card``: until nothing new is settling), at most ``MAX_FRAMES``."""
         image = self._image(pile)
         for i in range(MAX_FRAMES):
-            if i and i % RENDER_EVERY == 0:
+            if i and (i % RENDER_EVERY == 0 or self.glare):
                 image = self._image(pile)
             self.show([image])
             held = card is not None and ((card, "pile") in self.watcher.cards.present
@@ -153,6 +177,7 @@ class CameraPasseEclairTable(LiveCardTable):
         self.mind: Game | None = None
         self.pile: list[tuple[str, float, float, float]] = []   # what lies on the pile (card, angle, dx, dy)
         self.by: list[int | None] = []                            # who laid each (truth)
+        self.when: list[float] = []                               # the frame time each showed on the pile
         self.figures: list[RoundFigures] = []
         self._fig = RoundFigures()
         self._steps: Any = None
@@ -169,7 +194,7 @@ class CameraPasseEclairTable(LiveCardTable):
 
     def _clear(self) -> None:
         if self.pile:
-            self.pile, self.by = [], []
+            self.pile, self.by, self.when = [], [], []
             self.rig.unread.clear()
             self.rig.settle(self.pile)
 
@@ -223,6 +248,7 @@ class CameraPasseEclairTable(LiveCardTable):
         """A card slapped on the pile by ``seat``'s arm (None: the turner turns a start card)."""
         arms = [seat if seat is not None else self.mind.coach]
         crooked = seat is not None and self._hit("crooked")
+        self.rig.unread.clear()   # the card unread on top is covered now (its copies are readable)
         if seat is not None and not crooked and self._hit("unknown"):
             self.rig.unread.add(card)
         lie = (card, self.rng.uniform(-25, 25), self.rng.uniform(-15, 15), self.rng.uniform(-10, 10)) if crooked \
@@ -232,11 +258,14 @@ class CameraPasseEclairTable(LiveCardTable):
         self.pile.append(lie)
         self.by.append(seat)
         images = []
-        if self._hit("hand"):
-            images += [self.rig._image(before, hand=True)] * 3
+        if self._hit("glare"):
+            self.rig.glare = GLARE_FRAMES
+        if self._hit("hand"):   # the player's hand hovers over the pile (their arm from their edge)
+            images += [self.rig._image(before, arms, 1.0, hand=True)] * 3
         images += [self.rig._image(before, arms, 0.5), self.rig._image(before, arms, 0.8),
                    self.rig._image(self.pile, arms, 1.0), self.rig._image(self.pile, arms, 0.6)]
         skip = len(images) - 1 if self._hit("burst") else 0
+        self.when.append(self.rig.t + (len(images) - 1) / self.rig.fps)   # the frame the card shows in
         self.rig.show(images, skip=skip)
         self.rig.settle(self.pile, card=card)
         asked = self._answer()
@@ -246,13 +275,28 @@ class CameraPasseEclairTable(LiveCardTable):
             asked += self._answer()
         if seat is not None and not asked and self._shown_pile() == shown_before + 1:
             self._fig.no_tap += 1
+        snap = self.session.snapshot()
+        if card != "michi" and not snap["alerts"] and snap["view"]["phase"] in (("playing",) if seat is not None
+                                                                             else ("dealt", "turning")) \
+                and self._laid_by(self.when[-1]) == len(self.pile) - 1:
+            self._tap_in(card, seat)
+
+    def _tap_in(self, card: str, seat: int | None) -> None:
+        """The page does not show the card just laid and asks nothing: its player taps it in
+        (the page's entry for a card, as on a table with no camera)."""
+        kind, data = (START_CARD, {"card": card}) if seat is None else (PLACE, {"seat": seat, "card": card})
+        try:
+            self.session.enter(kind, data, source=PERSON)
+            self._fig.tapped_in += 1
+        except Refused as exc:
+            self._fig.wrong.append(f"{kind} {data} refused: {exc.en}")
 
     def _take_back(self, seat: int, outcome: Any) -> None:
         """The spotted wrong card leaves the pile (its player takes it back)."""
         card = next((e["card"] for e in outcome.events if e["type"] == "returned_to_hand"), None)
         for i in range(len(self.pile) - 1, -1, -1):
             if self.pile[i][0] == card and self.by[i] == seat:
-                del self.pile[i], self.by[i]
+                del self.pile[i], self.by[i], self.when[i]
                 break
         self.rig.unread.discard(card)
         self.rig.settle(self.pile)
@@ -285,8 +329,10 @@ class CameraPasseEclairTable(LiveCardTable):
                 choice = str(seat) if str(seat) in ids else None
                 self._fig.questions += 1
             elif kind == "camera_which_card":
-                top = self.pile[-1][0] if self.pile else None
-                choice = top if top in ids else "none"
+                choice = self._which_card(alert, ids)
+                self._fig.questions += 1
+            elif kind == "camera_twin":
+                choice = self._twin(alert)
                 self._fig.questions += 1
             else:
                 self._fig.alerts += 1
@@ -300,6 +346,38 @@ class CameraPasseEclairTable(LiveCardTable):
             except Refused:
                 pass
         return n
+
+    def _which_card(self, alert: dict[str, Any], ids: list[str]) -> str | None:
+        """What the players answer to "which card?": the card laid on the pile by the time
+        the camera's sighting began, unless the page shows it already ("no card"); None when
+        the true card is not among the choices."""
+        expected = alert["expected"]
+        i = self._laid_by((expected.get("obs") or {}).get("landed", expected.get("t")))
+        if i is None:
+            return "none"
+        card = self.pile[i][0]
+        return card if card in ids else None
+
+    def _twin(self, alert: dict[str, Any]) -> str:
+        """"Was another copy laid on its twin?": yes (by whom) when the last card laid by then
+        is that copy and the page does not show it yet."""
+        i = self._laid_by(alert["expected"]["t"])
+        if i is None or self.pile[i][0] != alert["expected"]["card"]:
+            return "none"
+        return "turned" if self.by[i] is None else str(self.by[i])
+
+    def _laid_by(self, t: float) -> int | None:
+        """The truth pile's index of the last card that showed by ``t`` if the page does not
+        show it yet (what a player at the table knows), else None."""
+        laid = [i for i, w in enumerate(self.when) if w <= t + ANSWER_SLACK_S]
+        if not laid:
+            return None
+        i = laid[-1]
+        card = self.pile[i][0]
+        view = self.session.snapshot()["view"]
+        start = max(0, view["pile_size"] - len(view["pile"]))   # the page draws the top of the pile only
+        copies = sum(c == card for c, *_ in self.pile[start:i + 1])
+        return None if sum(e["card"] == card for e in view["pile"]) >= copies else i
 
     # ---------------------------------------------------------------- truth
     def _check(self, fig: RoundFigures) -> None:

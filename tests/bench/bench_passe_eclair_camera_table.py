@@ -3,10 +3,12 @@
 pipeline into a session, with and without faults.
 
     .venv/bin/python tests/bench/bench_passe_eclair_camera_table.py --minutes 6 --faults hand@0.1,burst@0.1
+    .venv/bin/python tests/bench/bench_passe_eclair_camera_table.py --minutes 4 --settings "none;glare@0.2;hand@0.2"
 
 Per run: rounds and placements played, the share of placements shown with no tap, the
 questions and other alerts per round (each answered by one tap), the entries typed for
-what no camera sees (spot, blocked, round tokens), the steps after which the page was
+what no camera sees (spot, blocked, round tokens), the cards the camera lost with no
+question that their player tapped in (``tapped_in``), the steps after which the page was
 behind the truth, and every wrong thing shown (must be none).
 """
 
@@ -48,6 +50,7 @@ def run(model: Path, minutes: float, faults: str, seed: int) -> dict:
             "questions_per_round": sum(f.questions for f in figs) / max(1, len(figs)),
             "alerts_per_round": sum(f.alerts for f in figs) / max(1, len(figs)),
             "typed_per_round": sum(f.typed for f in figs) / max(1, len(figs)),
+            "tapped_in": sum(f.tapped_in for f in figs),
             "steps_behind": sum(f.behind for f in figs), "steps": sum(f.steps for f in figs),
             "frames": sum(f.frames for f in figs), "wrong": len(wrong), "wrong_first": wrong[:3],
             "open_alerts_at_end": len(session.snapshot()["alerts"]), "load": os.getloadavg()[0]}
@@ -59,9 +62,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--faults", default="", help="a second run with these faults (e.g. hand@0.1,burst@0.1)")
     ap.add_argument("--model", default="/tmp/passetable-bench-model")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--settings", default=None, help="runs one after another, ';'-separated (none: no fault)")
     args = ap.parse_args(argv)
     model = rendered_model(Path(args.model))
-    for faults in [""] + ([args.faults] if args.faults else []):
+    runs = [""] + ([args.faults] if args.faults else [])
+    if args.settings is not None:
+        runs = ["" if f.strip() == "none" else f.strip() for f in args.settings.split(";")]
+    for faults in runs:
         print(json.dumps(run(model, args.minutes, faults, args.seed)), flush=True)
     return 0
 

@@ -63,7 +63,7 @@ def test_the_camera_table_scores_every_card_from_the_camera(model, session):
 
 def test_with_every_fault_the_questions_are_answered_by_one_tap_and_nothing_wrong_is_shown(model, session):
     table = CameraPasseEclairTable(session, model, seed=5, players=(4,),
-                                   faults="hand@0.3,crooked@0.3,burst@0.3,unknown@0.3")
+                                   faults="hand@0.3,crooked@0.3,burst@0.3,unknown@0.3,glare@0.3")
     fig = _play(table, 14)
     assert fig.wrong == []
     assert fig.questions >= 1
@@ -87,6 +87,30 @@ def test_a_copy_of_a_card_under_the_top_is_reported_again_when_laid_on_it(model,
         rig.settle(table.pile, card=card)
     assert [o.data["card"] for o in rig.seen if o.kind == "card_seen"] == ["leon-marlon", "marlon-fabi",
                                                                           "leon-marlon"]
+
+
+def test_a_dog_slapped_on_a_dog_is_one_tap_not_lost(model, session):
+    """A copy laid squarely on its twin looks like the same card: the arm that lays it hides
+    the pile for a frame, the watcher reports the dog again and the page asks whether
+    another dog was laid (the second dog was lost, and with it the hand sizes)."""
+    table = CameraPasseEclairTable(session, model, seed=3, players=(3,))
+    table.new_game()
+    for card, seat in (("leon-marlon", None), ("dog", 1), ("dog", 2)):
+        table._lay(card, seat)
+    assert [(e["card"], e["by"]) for e in session.snapshot()["view"]["pile"]] == [("leon-marlon", None), ("dog", 1),
+                                                                                  ("dog", 2)]
+    assert session.snapshot()["alerts"] == [] and table._fig.tapped_in == 0   # not typed in by its player
+    answers = [o for o in session.log.read() if o.kind == "resolve"]
+    assert len(answers) == 1 and answers[0].source == "dashboard"
+
+
+def test_a_glare_over_the_pile_shows_nothing_wrong(model, session):
+    table = CameraPasseEclairTable(session, model, seed=4, players=(4,), faults="glare@1.0")
+    fig = _play(table, 12)
+    assert fig.wrong == [] and fig.placements >= 5
+    assert session.snapshot()["alerts"] == []
+    view = session.snapshot()["view"]
+    assert [(e["card"], e["by"]) for e in view["pile"]] == _truth_pile(table)[-len(view["pile"]):]
 
 
 def test_the_top_card_seen_again_or_a_card_being_asked_about_is_not_laid_twice(session):
@@ -118,7 +142,7 @@ def test_run_sim_finds_the_camera_table_through_the_game_spec(tmp_path):
     assert spec.simulator == "hardware.sim_eclair:make_simulation"
     session = Session(EventLog(":memory:"))
     assert isinstance(make_simulation(session, pace=1.0, seed=1, restart_after=None), SimulatedPasseEclairTable)
-    with pytest.raises(ValueError, match="glare"):
-        make_simulation(session, pace=1.0, seed=1, restart_after=None, camera=True, faults="glare@0.1")
+    with pytest.raises(ValueError, match="smoke"):
+        make_simulation(session, pace=1.0, seed=1, restart_after=None, camera=True, faults="smoke@0.1")
     thread = spec.load("simulator")(session, pace=1.0, seed=1, restart_after=None, camera=True, faults="hand@0.1")
     assert type(thread).__name__ == "FilmedTableThread" and thread.thread_name == "sim-passe-eclair-camera"
