@@ -33,8 +33,10 @@ NOISE_FLOOR = 4.0        # grey levels of deviation assumed even on a perfectly 
 SMOOTH = 1.0             # Gaussian sigma (working px) applied to both before comparing
 CARD_AREA_RANGE = (0.55, 1.6)   # on-screen area / expected card area at that place
 # a ragged blob (a card whose print matches the cloth in places) is taken for one card when
-# its bounding rectangle on the table is this close to a card's sides (shadow: a bit more)
-BLOB_SIDE_RANGE = (0.75, 1.12)
+# its bounding rectangle on the table is this close to a card's sides; above 1: the drop
+# shadow and the smoothing spread it (a card on Passe Eclair's rendered pile, its shadow
+# over those of the cards below: 1.13-1.16 on the short side, 1.10 on the long one)
+BLOB_SIDE_RANGE = (0.75, 1.18)
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _GROW = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
 

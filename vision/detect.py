@@ -91,12 +91,12 @@ class CardDetector:
             mask = self.background.foreground(small)
             self.last_mask = mask
             contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            found = self._from_contours(frame, contours, mask.size, snap_outermost)
+            found = self._from_contours(frame, contours, mask.size, _snap_past_shadow)
             # a card lying over another merges with it in the mask; its own edges still close
             edges = cv2.bitwise_and(edge_mask(small), cv2.dilate(mask, _VALLEY_KERNEL))
             loops = edge_loops(edges, s.min_area_frac * mask.size)
             whole = [q.corners for q in found if q.complete]
-            for q in self._from_contours(frame, loops, mask.size, snap_outermost, guesses=False):
+            for q in self._from_contours(frame, loops, mask.size, _snap_past_shadow, guesses=False):
                 if all(_overlap(q.corners, c) < 0.5 for c in whole):
                     found.append(q)
                     whole.append(q.corners)
@@ -163,6 +163,16 @@ class CardDetector:
             if _plausible(corners, self.settings):
                 out.append(CardQuad(corners, complete=False))
         return out
+
+
+# the difference from the empty table takes in a card's drop shadow and, smoothed, spreads
+# past its edge: that outline lies up to ~12 px outside the card (rendered pile, 1280x720)
+SHADOW_REACH = 12.0
+
+
+def _snap_past_shadow(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """:func:`snap_outermost` searching far enough inwards to see the card's own edge."""
+    return snap_outermost(frame, corners, inward=SHADOW_REACH)
 
 
 SNAP_T = np.linspace(0.12, 0.88, 16, dtype=np.float32)

@@ -116,17 +116,21 @@ def grow_to_outer_edge(frame: np.ndarray, corners: np.ndarray, min_step: float =
     return np.array(out, np.float32)
 
 
-def snap_outermost(frame: np.ndarray, corners: np.ndarray, reach: float = 5.0, min_step: float = 12.0) -> np.ndarray:
-    """Move each side onto the outermost strong colour edge within ``reach`` px either way.
+def snap_outermost(frame: np.ndarray, corners: np.ndarray, reach: float = 5.0, min_step: float = 12.0,
+                   inward: float | None = None) -> np.ndarray:
+    """Move each side onto the outermost strong colour edge within ``reach`` px outwards
+    and ``inward`` px (default ``reach``) inwards.
 
     An outline taken from a difference with the empty table takes the card's drop shadow
-    with it (the soft outer edge of the shadow is weak: skipped), and the print inside a
+    with it (the soft outer edge of the shadow is weak next to the card's own edge:
+    skipped, as long as the card's edge lies within ``inward``), and the print inside a
     card has edges as strong as the card's own (inside: not the outermost)."""
     sides = side_normals(corners)
     if sides is None:
         return np.asarray(corners, np.float32)
     q, a, b, d, n = sides
-    offs = np.arange(-reach, reach + 0.01, 0.5, dtype=np.float32)
+    inward = reach if inward is None else inward
+    offs = np.arange(-inward, reach + 0.01, 0.5, dtype=np.float32)
     base, prof = profiles(frame, a, b, n, SNAP_T, offs)
     grad = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3)
     top = grad.max(axis=2, keepdims=True)
@@ -138,4 +142,4 @@ def snap_outermost(frame: np.ndarray, corners: np.ndarray, reach: float = 5.0, m
     j = np.take_along_axis(near, np.argmax(np.take_along_axis(grad, near, axis=2), axis=2)[..., None], axis=2)[..., 0]
     off = offs[0] + (j + 1) * 0.5
     edge = base + off[..., None] * n[:, None, :]
-    return fitted_corners(q, a, d, edge, ok, min_points=6, max_move=2 * reach)
+    return fitted_corners(q, a, d, edge, ok, min_points=6, max_move=2 * max(reach, inward))
