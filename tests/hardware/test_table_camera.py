@@ -53,15 +53,20 @@ def recording(models, tmp_path_factory):
     return folder, options, [sorted(c.id for c in table.mind.in_front(s)) for s in range(3)]
 
 
-def test_a_trick_filmed_on_a_real_table_is_scored_by_the_camera_part(models, recording, session):
-    frames, options, truth = recording
-    session.start_game("pass-pass", options, source="dashboard")     # the setup form
+def _read_to_the_end(session, frames, models):
+    """The camera part reads the recording in ``frames`` into ``session``, in its own thread."""
     camera = TableCamera(session, lambda: ImageFolderSource(frames), models)
     camera.start()
     try:
         assert camera.wait_finished(timeout=300)
     finally:
         camera.stop()
+
+
+def test_a_trick_filmed_on_a_real_table_is_scored_by_the_camera_part(models, recording, session):
+    frames, options, truth = recording
+    session.start_game("pass-pass", options, source="dashboard")     # the setup form
+    _read_to_the_end(session, frames, models)
     view = session.snapshot()["view"]
     assert [sorted(s["in_front"]) for s in view["seats"]] == truth
     assert sum(len(t) for t in truth) == 3
@@ -235,12 +240,7 @@ def test_a_card_carried_off_unseen_is_asked_once_the_take_window_has_passed_by_b
     start = next(o for o in log if o.kind == "game_start")
     session.start_game("pass-pass", {k: v for k, v in start.data["options"].items() if v is not None},
                        source="dashboard")
-    camera = TableCamera(session, lambda: ImageFolderSource(frames), models)
-    camera.start()
-    try:
-        assert camera.wait_finished(timeout=300)
-    finally:
-        camera.stop()
+    _read_to_the_end(session, frames, models)
     alert, = session.snapshot()["alerts"]
     assert alert["kind"] == "camera_take_question" and alert["expected"]["card"] == card
     assert [o.source for o in session.log.read() if o.kind == "tick"] == ["timer"]
