@@ -64,7 +64,7 @@ def _play(job: tuple) -> dict:
         loads.append(os.getloadavg()[0])
         adapter = session._adapter
         if adapter is not None:   # questions the camera withdrew by itself (a later sighting answered them)
-            withdrawn |= {(session.game_seq, a.id) for a in adapter.alerts if a.resolved in ("seen", "gone")}
+            withdrawn |= {(session.game_seq, a.id, a.kind) for a in adapter.alerts if a.resolved in ("seen", "gone")}
         print(f"[{tag}] round {len(table.figures)}: taps {fig.taps} questions {fig.questions} alerts {fig.alerts} "
               f"wrong {len(fig.wrong)} behind {fig.behind}/{fig.steps} frames {frames[-1]} "
               f"({per_round[-1]:.1f} s, load {loads[-1]:.1f})", flush=True)
@@ -72,7 +72,8 @@ def _play(job: tuple) -> dict:
             print(f"[{tag}]   WRONG", w, flush=True)
     return {"figs": [vars(f) | {"wrong": list(f.wrong)} for f in table.figures], "per_round": per_round,
             "frames": frames, "loads": loads, "wall": time.perf_counter() - wall0,
-            "cpu": time.process_time() - cpu0, "withdrawn": len(withdrawn)}
+            "cpu": time.process_time() - cpu0, "withdrawn": len(withdrawn),
+            "withdrawn_kinds": sorted(kind for _, _, kind in withdrawn)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         "wrong_shown": sum(len(f["wrong"]) for f in figs),
         "steps_behind_share": sum(f["behind"] for f in figs) / max(1, sum(f["steps"] for f in figs)),
         "questions_withdrawn_by_the_camera": sum(p["withdrawn"] for p in parts),
+        "withdrawn_by_kind": {k: sum(p["withdrawn_kinds"].count(k) for p in parts)
+                              for k in sorted({k for p in parts for k in p["withdrawn_kinds"]})},
         "frames": nframes,
         "frames_per_round": nframes / n if n else None,
         "median_round_s": statistics.median(per_round) if per_round else None,
