@@ -205,7 +205,7 @@ def test_passe_eclair_cards_laid_live_then_read_back_by_passetable_watch(eclair_
 
 
 def test_a_card_carried_off_unseen_is_asked_once_the_take_window_has_passed_by_both_cameras(models, session,
-                                                                                           tmp_path):
+                                                                                           tmp_path, capsys):
     """A card leaves the trick and comes to rest at no seat (carried off the table): the
     simulated table's camera and a real table's camera part (reading those frames back)
     both ask "who took it?" once a second of frames has passed, not at once, through a
@@ -244,3 +244,16 @@ def test_a_card_carried_off_unseen_is_asked_once_the_take_window_has_passed_by_b
     alert, = session.snapshot()["alerts"]
     assert alert["kind"] == "camera_take_question" and alert["expected"]["card"] == card
     assert [o.source for o in session.log.read() if o.kind == "tick"] == ["timer"]
+    # passetable watch on the same frames: the tick is printed as an observation, then the question
+    import json
+
+    from table.cli import main
+
+    options = {k: v for k, v in start.data["options"].items() if v is not None}
+    capsys.readouterr()
+    assert main(["watch", "--game", "pass-pass", "--options", json.dumps(options), "--model",
+                 str(models / "pass-pass"), "--frames", str(frames), "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    kinds = [x["observation"]["kind"] if "observation" in x else x["alert"]["kind"] for x in lines
+             if "observation" in x or "alert" in x]
+    assert kinds[kinds.index("tick") + 1] == "camera_take_question" and kinds.count("camera_take_question") == 1
