@@ -113,6 +113,38 @@ def test_a_glare_over_the_pile_shows_nothing_wrong(model, session):
     assert [(e["card"], e["by"]) for e in view["pile"]] == _truth_pile(table)[-len(view["pile"]):]
 
 
+def test_at_the_games_end_the_page_is_checked_against_the_last_rounds_counts():
+    """The truth's hands go to the box when the game ends; the page keeps the cards left at
+    the last round's end: that is what it is checked against (it was checked against the
+    empty hands and called wrong)."""
+    import random
+
+    from table.passe_eclair import new_game, playout_steps
+
+    mind = new_game(2, coach=0, strict=False, rng=random.Random(1))
+    counted = None
+    for _, outcome, _ in playout_steps(random.Random(1), game=mind):
+        counted = next((e["hand_sizes"] for e in outcome.events if e["type"] == "round_won"), counted)
+    assert mind.is_over() and sum(counted) > 0
+
+    class Page:
+        hand_sizes = list(counted)
+
+        def snapshot(self):
+            return {"view": {"pile_size": 0, "pile": [], "hand_sizes": self.hand_sizes, "phase": "game_over",
+                             "goal_points": mind.goal_points()}}
+
+    page = Page()
+    table = CameraPasseEclairTable(page, None, rig=object())
+    table.mind, table._counted = mind, counted
+    fig = RoundFigures()
+    table._check(fig)
+    assert fig.wrong == []
+    page.hand_sizes = [0] * len(counted)                          # a wrong count is still caught
+    table._check(fig)
+    assert len(fig.wrong) == 1 and fig.wrong[0].startswith("hands")
+
+
 def test_the_top_card_seen_again_or_a_card_being_asked_about_is_not_laid_twice(session):
     """Beside the rendered tests: the camera reports a pile card again when it comes back
     from under a hand; the game does not take it for another card."""
