@@ -31,7 +31,10 @@ puts a light's glare spot over the pile while the card lands and for a moment af
 (``GLARE_FRAMES``).
 
 Not simulated: two cards landing within the together window (the renderer lays one card
-at a time), a late answer to a covered card, the Gros Michi (the players never use it).
+at a time), a late answer to a covered card. The Gros Michi is laid by its player's arm;
+the players answer the camera's questions about it (who they swap with; off anything but a
+dog, that no one could play) and the pile goes to the box. At the round's end the players
+correct a count of cards left the page shows wrong (``passe_eclair.count``) before the tokens.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from hardware.sim_cards import PILE_CENTRE_MM, Abstaining, draw_arm, parse_fault
 from hardware.sim_thread import FilmedTableThread, LiveCardTable
 from table.errors import Refused
 from table.passe_eclair import Game, PlayoutStyle, new_game, playout_steps
-from table.passe_eclair.adapter import BLOCKED, MICHI_SWAP, PLACE, ROUND, SPOT, START_CARD
+from table.passe_eclair.adapter import BLOCKED, COUNT, MICHI_SWAP, PLACE, ROUND, SPOT, START_CARD
 from table.passe_eclair.sim import table_entries
 from table.session import Session
 
@@ -60,8 +63,9 @@ GAME = "passe-eclair"
 NAMES = ("Léa", "Hugo", "Inès", "Tom")
 PERSON = "dashboard"          # a person tapping the page (the setup form, answers, what no camera sees)
 FAULT_KINDS = ("hand", "crooked", "burst", "unknown", "glare")
-# one card at a time on the pile: no pair inside the together window, no late answer, no Michi
-STYLE = PlayoutStyle(together_rate=0.0, late_rate=0.0, michi_rate=0.0)
+# one card at a time on the pile: no pair inside the together window, no late answer
+STYLE = PlayoutStyle(together_rate=0.0, late_rate=0.0)
+MICHI_QUESTIONS = ("camera_michi_partner", "camera_michi_blocked")
 MAX_FRAMES = 30               # a second: how long the players leave a card before the next one
 RENDER_EVERY = 6              # frames drawn from one rendering (light and print change a little)
 BURST_FRAMES = 4
@@ -182,6 +186,7 @@ class CameraPasseEclairTable(LiveCardTable):
         self.figures: list[RoundFigures] = []
         self._fig = RoundFigures()
         self._steps: Any = None
+        self._michi_target: int | None = None                     # who the Michi player swaps with (truth)
 
     # ---------------------------------------------------------------- setup
     def new_game(self) -> None:
@@ -231,9 +236,17 @@ class CameraPasseEclairTable(LiveCardTable):
             elif kind == PLACE:
                 fig.placements += 1
                 self._lay(data["card"], data["seat"])
-            elif kind == MICHI_SWAP:   # not played (STYLE): said here so that a change of style is seen
-                fig.wrong.append("a Gros Michi was played; the camera table does not simulate it")
+            elif kind == MICHI_SWAP:   # laid by its player's arm (unless on the pile already), asked, boxed
+                self._michi_target = data["target"]
+                if phase == "playing":
+                    fig.placements += 1
+                    self._lay("michi", data["seat"])
+                self._answer()
+                self._clear()
+                self._michi_target = None
             else:
+                if kind == ROUND:
+                    self._count(outcome)
                 self._type(kind, data)
                 if kind == SPOT:
                     self._take_back(data["seat"], outcome)
@@ -330,6 +343,11 @@ class CameraPasseEclairTable(LiveCardTable):
                 seat = next((s for (c, *_), s in zip(reversed(self.pile), reversed(self.by)) if c == card), None)
                 choice = str(seat) if str(seat) in ids else None
                 self._fig.questions += 1
+            elif kind in MICHI_QUESTIONS:   # the swap partner, or yes, no one could play: the truth's
+                choice = None if self._michi_target is None else str(self._michi_target)
+                if choice is None:   # the swap is not decided yet: asked on
+                    continue
+                self._fig.questions += 1
             elif kind == "camera_which_card":
                 choice = self._which_card(alert, ids)
                 self._fig.questions += 1
@@ -380,6 +398,17 @@ class CameraPasseEclairTable(LiveCardTable):
         start = max(0, view["pile_size"] - len(view["pile"]))   # the page draws the top of the pile only
         copies = sum(c == card for c, *_ in self.pile[start:i + 1])
         return None if sum(e["card"] == card for e in view["pile"]) >= copies else i
+
+    def _count(self, outcome: Any) -> None:
+        """At the round's end the players check the cards left the page shows, and tap each
+        count that is wrong (one tap per count) before the tokens."""
+        won = next((e for e in outcome.events if e["type"] == "round_won"), None)
+        shown = (self.session.snapshot()["view"].get("round_over") or {}).get("hand_sizes")
+        if won is None or shown is None:
+            return
+        for seat, (cards, seen) in enumerate(zip(won["hand_sizes"], shown, strict=True)):
+            if cards != seen:
+                self._type(COUNT, {"seat": seat, "cards": cards})
 
     # ---------------------------------------------------------------- truth
     def _check(self, fig: RoundFigures) -> None:
