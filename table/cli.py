@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                   "hole_miss@0.1,hole_chatter=3@0.2,hole_overlap@0.1'; with "
                                                   "--camera: pass-pass crooked, hand, burst, unknown, pile, glare; "
                                                   "ptipasspass peek, race, burst, glare; passe-eclair hand, crooked, "
-                                                  "burst, unknown (e.g. 'glare@0.1,burst@0.1')")
+                                                  "burst, unknown, glare (e.g. 'glare@0.1,burst@0.1')")
     run.add_argument("--camera", action="store_true",
                      help="with --sim: the simulated table is also filmed (rendered frames through the real vision "
                           "pipeline)")
