@@ -22,13 +22,6 @@ def model(tmp_path_factory):
     return rendered_model(tmp_path_factory.mktemp("eclair-enrolment"))
 
 
-@pytest.fixture
-def session(tmp_path):
-    s = Session(EventLog(tmp_path / "log.sqlite3"))
-    yield s
-    s.log.close()
-
-
 def _play(table: CameraPasseEclairTable, steps: int) -> RoundFigures:
     table.new_game()
     fig = RoundFigures()

@@ -8,20 +8,11 @@ from __future__ import annotations
 import pytest
 
 from hardware.sim_eclair import CameraPasseEclairTable, RoundFigures, rendered_model
-from table.log import EventLog
-from table.session import Session
 
 
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
     return rendered_model(tmp_path_factory.mktemp("eclair-michi-enrolment"))
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = Session(EventLog(tmp_path / "log.sqlite3"))
-    yield s
-    s.log.close()
 
 
 def _answers(session):

@@ -7,22 +7,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
 from hardware.sim_cups import CameraPtiPassPassTable, make_simulation
 from hardware.sim_thread import FilmedTableThread
-from table.log import EventLog
 from table.ptipasspass.sim import PtiPassPassSimulation
-from table.session import Session
 
 GAME_FACTS = {"seat_button", "cup_lifted", "cup_back", "cup_touched", "token_held"}
-
-
-@pytest.fixture
-def session(tmp_path):
-    s = Session(EventLog(tmp_path / "log.sqlite3"))
-    yield s
-    s.log.close()
 
 
 def test_rounds_are_scored_from_camera_and_buttons_only(session):

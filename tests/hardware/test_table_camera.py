@@ -26,13 +26,6 @@ def models(tmp_path_factory):
     return base / "models"
 
 
-@pytest.fixture
-def session(tmp_path):
-    s = Session(EventLog(tmp_path / "log.sqlite3"))
-    yield s
-    s.log.close()
-
-
 @pytest.fixture(scope="module")
 def recording(models, tmp_path_factory):
     """The first trick of a 3-player game filmed by the simulated table: a folder of its
