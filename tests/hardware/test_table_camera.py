@@ -140,9 +140,10 @@ LAID = (("leon-marlon", 0), ("marlon-fabi", 1), ("fabi-leon", 2))
 
 def test_a_card_laid_squarely_on_the_pile_and_misread_is_asked_never_missed(eclair_models):
     """Each card covers the last exactly. On the calibrated table the third one's outline
-    takes in its drop shadow, a few px off its face, and the recogniser cannot name it: it
-    was read as "closest to the card below, barely" and dropped as a bad reading of that
-    card — a placement missed with no word. It is asked now, for the seat that reached in."""
+    used to take in its drop shadow (a few px off its face: unnamed, read as "closest to the
+    card below, barely" and dropped as a bad reading of that card — a placement missed with
+    no word). Its outline is now its paper edge (b6e13a6) and it is named; should a card
+    still read badly there, it is asked, for the seat that reached in: both ways pass."""
     from tests.pile_camera import PileCamera
 
     live = Session(EventLog(":memory:"))
