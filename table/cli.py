@@ -45,9 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=int, help="seed of the simulated players")
     run.add_argument("--faults", default="", help="simulated sensor faults, e.g. 'miss@0.1,chatter=3@0.2,jam@0.1,"
                                                   "hole_miss@0.1,hole_chatter=3@0.2,hole_overlap@0.1'; with "
-                                                  "--camera: pass-pass crooked, hand, burst, unknown, pile, glare; "
-                                                  "ptipasspass peek, race, burst, glare; passe-eclair hand, crooked, "
-                                                  "burst, unknown, glare (e.g. 'glare@0.1,burst@0.1')")
+                                                  "--camera, the filmed table's faults, e.g. 'glare@0.1,burst@0.1' "
+                                                  "(each game's list is in the README; an unknown one is refused "
+                                                  "with that list)")
     run.add_argument("--camera", action="store_true",
                      help="with --sim: the simulated table is also filmed (rendered frames through the real vision "
                           "pipeline)")
