@@ -53,6 +53,7 @@ class TableBackground:
         self.spread = np.sqrt(np.maximum(var, 0)) + NOISE_FLOOR
         self.edges = cv2.dilate(edge_mask(small), _GROW)
         self._sample = self.colour[::4, ::4].reshape(-1, 3)
+        self._ref = np.median(self._sample, axis=0) + 1.0   # the shot's level per channel (fixed)
         self.table_to_image = table_to_image
         self.card_mm = card_mm
 
@@ -69,11 +70,13 @@ class TableBackground:
         """255 where the shrunk frame ``small`` is not the empty table (holes filled)."""
         f = cv2.GaussianBlur(small.astype(np.float32), (0, 0), SMOOTH)   # compare regions, not noisy pixels
         # the light may have changed since the shot: match each channel's overall level first
-        ref = np.median(self._sample, axis=0) + 1.0
         now = np.median(f[::4, ::4].reshape(-1, 3), axis=0) + 1.0
-        gain = (now / ref).astype(np.float32)
-        dev = cv2.absdiff(f, self.colour * gain) / (self.spread * gain)
-        diff = (dev.max(axis=2) > DIFF_SIGMAS).astype(np.uint8) * 255
+        gain = tuple(float(g) for g in now / self._ref) + (1.0,)
+        dev = cv2.divide(cv2.absdiff(f, cv2.multiply(self.colour, gain)), cv2.multiply(self.spread, gain))
+        # the largest channel's deviation over the limit (cv2's per-channel max: numpy's
+        # max(axis=2) took a third of the live pipeline's time)
+        b, g, r = cv2.split(dev)
+        diff = cv2.compare(cv2.max(cv2.max(b, g), r), DIFF_SIGMAS, cv2.CMP_GT)
         new_edges = cv2.bitwise_and(edge_mask(small), cv2.bitwise_not(self.edges))
         mask = cv2.morphologyEx(cv2.bitwise_or(diff, new_edges), cv2.MORPH_CLOSE, _OPEN)
         return cv2.morphologyEx(fill_holes(mask), cv2.MORPH_OPEN, _OPEN)
