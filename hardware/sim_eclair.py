@@ -87,6 +87,7 @@ class RoundFigures:
     behind: int = 0            # steps after which the page had not caught up yet
     steps: int = 0
     frames: int = 0
+    asked: dict[str, int] = field(default_factory=dict)   # questions and alerts by kind
 
 
 class PileCameraRig:
@@ -357,6 +358,9 @@ class CameraPasseEclairTable(LiveCardTable):
             else:
                 self._fig.alerts += 1
                 choice = "done"
+            key = kind + {True: ":gone", False: ""}[bool((alert.get("expected") or {}).get("gone"))] \
+                + (":hands" if (alert.get("seen") or {}).get("hands") else ":no-hand") * (kind == "camera_who_placed")
+            self._fig.asked[key] = self._fig.asked.get(key, 0) + 1   # what is asked most (the bench's tally)
             if choice is None:
                 self._fig.wrong.append(f"no true answer among {ids} for {alert.get('message')}")
                 continue
