@@ -39,6 +39,7 @@ CARD_AREA_RANGE = (0.55, 1.6)   # on-screen area / expected card area at that pl
 BLOB_SIDE_RANGE = (0.75, 1.18)
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _GROW = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+_ANY_CHANNEL = np.ones((1, 3), np.float32)
 
 
 class TableBackground:
@@ -52,6 +53,7 @@ class TableBackground:
         var = cv2.blur(self.colour * self.colour, (7, 7)) - mean * mean
         self.spread = np.sqrt(np.maximum(var, 0)) + NOISE_FLOOR
         self.edges = cv2.dilate(edge_mask(small), _GROW)
+        self._not_edges = cv2.bitwise_not(self.edges)
         self._sample = self.colour[::4, ::4].reshape(-1, 3)
         self._ref = np.median(self._sample, axis=0) + 1.0   # the shot's level per channel (fixed)
         self.table_to_image = table_to_image
@@ -66,18 +68,18 @@ class TableBackground:
         small = cv2.resize(empty, (w // scale, h // scale), interpolation=cv2.INTER_AREA) if scale > 1 else empty
         return cls(small, scale, table_to_image, card_mm)
 
-    def foreground(self, small: np.ndarray) -> np.ndarray:
-        """255 where the shrunk frame ``small`` is not the empty table (holes filled)."""
+    def foreground(self, small: np.ndarray, edges: np.ndarray | None = None) -> np.ndarray:
+        """255 where the shrunk frame ``small`` is not the empty table (holes filled).
+        ``edges``: ``edge_mask(small)``, when the caller has made it already."""
         f = cv2.GaussianBlur(small.astype(np.float32), (0, 0), SMOOTH)   # compare regions, not noisy pixels
         # the light may have changed since the shot: match each channel's overall level first
         now = np.median(f[::4, ::4].reshape(-1, 3), axis=0) + 1.0
         gain = tuple(float(g) for g in now / self._ref) + (1.0,)
         dev = cv2.divide(cv2.absdiff(f, cv2.multiply(self.colour, gain)), cv2.multiply(self.spread, gain))
-        # the largest channel's deviation over the limit (cv2's per-channel max: numpy's
-        # max(axis=2) took a third of the live pipeline's time)
-        b, g, r = cv2.split(dev)
-        diff = cv2.compare(cv2.max(cv2.max(b, g), r), DIFF_SIGMAS, cv2.CMP_GT)
-        new_edges = cv2.bitwise_and(edge_mask(small), cv2.bitwise_not(self.edges))
+        # some channel's deviation over the limit (numpy's max(axis=2) took a third of the live
+        # pipeline's time): each channel compared, then their sum saturated (255 if any is)
+        diff = cv2.transform(cv2.compare(dev, DIFF_SIGMAS, cv2.CMP_GT), _ANY_CHANNEL)
+        new_edges = cv2.bitwise_and(edge_mask(small) if edges is None else edges, self._not_edges)
         mask = cv2.morphologyEx(cv2.bitwise_or(diff, new_edges), cv2.MORPH_CLOSE, _OPEN)
         return cv2.morphologyEx(fill_holes(mask), cv2.MORPH_OPEN, _OPEN)
 

@@ -88,12 +88,13 @@ class CardDetector:
         small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA) if k > 1 else frame
         if self.background is not None:
             # the empty table is known: whatever differs from it and has a card's outline
-            mask = self.background.foreground(small)
+            edges = edge_mask(small)   # made once: the difference uses it too
+            mask = self.background.foreground(small, edges)
             self.last_mask = mask
             contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
             found = self._from_contours(frame, contours, mask.size, _snap_past_shadow)
             # a card lying over another merges with it in the mask; its own edges still close
-            edges = cv2.bitwise_and(edge_mask(small), cv2.dilate(mask, _VALLEY_KERNEL))
+            edges = cv2.bitwise_and(edges, cv2.dilate(mask, _VALLEY_KERNEL))
             loops = edge_loops(edges, s.min_area_frac * mask.size)
             whole = [q.corners for q in found if q.complete]
             for q in self._from_contours(frame, loops, mask.size, _snap_past_shadow, guesses=False):

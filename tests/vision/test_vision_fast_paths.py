@@ -1,0 +1,73 @@
+"""The live pipeline's shortcuts give what the long way gives, to the bit: the hand strips
+remapped alone (vs the whole top view warped), the foreground with the caller's edges, the
+holes filled by OpenCV's flood fill."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.background import TableBackground
+from vision.calibration import Calibration, calibrate
+from vision.hands import HandWatcher
+from vision.markers import marker_pictures
+from vision.outline import edge_mask, fill_holes
+from vision.profile import TableProfile
+from vision.synth.scene import Placement, SceneStyle, _background, random_camera, render_table
+
+
+def _rig(seed: int):
+    prof = TableProfile.load()
+    rng = np.random.default_rng(seed)
+    view = random_camera(rng, SceneStyle(fill=(0.8, 0.85), turn_max_deg=6))
+    shot = render_table([], view, rng, SceneStyle.clean(), pictures=marker_pictures(prof),
+                        background=_background(rng, (1280, 720))).image
+    return prof, view, shot, calibrate(shot, prof), rng
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_hand_strips_remapped_alone_are_the_top_views_strips(seed):
+    prof, _, shot, cal, rng = _rig(seed)
+    hands = HandWatcher(cal, prof, shot)
+    assert hands._maps is not None            # the play area's edges lie inside this frame
+    for _ in range(3):
+        frame = cv2.add(shot, rng.integers(0, 40, shot.shape, dtype=np.uint8))
+        top = hands._top_view(frame)
+        for strip, part in zip(hands.strips, hands._parts(frame)):
+            assert np.array_equal(part, top[strip])
+
+
+def test_hand_strips_partly_outside_the_frame_take_the_whole_warp():
+    prof = TableProfile.load()
+    w, h = (int(round(v)) for v in prof.play_area_mm)
+    shift = np.array([[1, 0, 20], [0, 1, 0], [0, 0, 1]], np.float64)   # the table's left edge 20 px off the frame
+    cal = Calibration(shift, (w, h))
+    empty = np.full((h, w, 3), 90, np.uint8)
+    hands = HandWatcher(cal, prof, empty)
+    assert hands._maps is None
+    arm = empty.copy()
+    arm[200:240, 500:800] = (120, 160, 210)             # from the right edge
+    assert hands.update(arm, 1.0) == [3] and hands.update(empty, 2.0) == []
+
+
+def test_foreground_with_the_callers_edges_is_the_same_mask():
+    prof, view, shot, cal, rng = _rig(5)
+    bg = TableBackground.from_shot(shot, table_to_image=cal.table_to_image)
+    scene = render_table([Placement("blue-9", (300.0, 200.0), 30.0)], view, rng, SceneStyle(), background=shot)
+    small = cv2.resize(scene.image, (640, 360), interpolation=cv2.INTER_AREA)
+    mask = bg.foreground(small)
+    assert 0 < cv2.countNonZero(mask) < mask.size // 4
+    assert np.array_equal(bg.foreground(small, edge_mask(small)), mask)
+
+
+def test_fill_holes_fills_what_is_enclosed_only():
+    m = np.zeros((60, 80), np.uint8)
+    cv2.rectangle(m, (10, 10), (40, 40), 255, 2)       # a ring: its inside is filled
+    cv2.rectangle(m, (50, -5), (70, 30), 7, 2)          # open to the frame's edge: not
+    out = fill_holes(m)
+    assert out.dtype == np.uint8 and out.shape == m.shape
+    assert out[25, 25] == 255 and out[10, 10] == 255 and out[5, 60] == 0 and out[50, 60] == 0
+    assert out[29, 60] == 255                            # a non-255 mark counts as mask
+    assert fill_holes(np.zeros((1, 1), np.uint8)).tolist() == [[0]]
+    assert fill_holes(np.full((1, 1), 3, np.uint8)).tolist() == [[255]]
