@@ -43,7 +43,8 @@ _ANY_CHANNEL = np.ones((1, 3), np.float32)
 
 
 class TableBackground:
-    """The empty table at the detector's working scale; see the module docstring."""
+    """The empty table at the detector's working scale; see the module docstring. Not
+    thread-safe (one per detector: :meth:`foreground` reuses its working arrays)."""
 
     def __init__(self, small: np.ndarray, scale: int, table_to_image: np.ndarray | None = None,
                  card_mm=CARD_SIZE_MM):
@@ -54,6 +55,7 @@ class TableBackground:
         self.spread = np.sqrt(np.maximum(var, 0)) + NOISE_FLOOR
         self.edges = cv2.dilate(edge_mask(small), _GROW)
         self._not_edges = cv2.bitwise_not(self.edges)
+        self._work: tuple[np.ndarray, np.ndarray] | None = None   # see _buffers
         self._sample = self.colour[::4, ::4].reshape(-1, 3)
         self._ref = np.median(self._sample, axis=0) + 1.0   # the shot's level per channel (fixed)
         self.table_to_image = table_to_image
@@ -75,13 +77,22 @@ class TableBackground:
         # the light may have changed since the shot: match each channel's overall level first
         now = np.median(f[::4, ::4].reshape(-1, 3), axis=0) + 1.0
         gain = tuple(float(g) for g in now / self._ref) + (1.0,)
-        dev = cv2.divide(cv2.absdiff(f, cv2.multiply(self.colour, gain)), cv2.multiply(self.spread, gain))
+        # (into buffers kept from frame to frame: a fresh 2.7 MB array each time cost more than the sums)
+        level, spread = self._buffers(self.colour.shape)
+        cv2.absdiff(f, cv2.multiply(self.colour, gain, dst=level), dst=level)
+        dev = cv2.divide(level, cv2.multiply(self.spread, gain, dst=spread), dst=spread)
         # some channel's deviation over the limit (numpy's max(axis=2) took a third of the live
         # pipeline's time): each channel compared, then their sum saturated (255 if any is)
         diff = cv2.transform(cv2.compare(dev, DIFF_SIGMAS, cv2.CMP_GT), _ANY_CHANNEL)
         new_edges = cv2.bitwise_and(edge_mask(small) if edges is None else edges, self._not_edges)
         mask = cv2.morphologyEx(cv2.bitwise_or(diff, new_edges), cv2.MORPH_CLOSE, _OPEN)
         return cv2.morphologyEx(fill_holes(mask), cv2.MORPH_OPEN, _OPEN)
+
+    def _buffers(self, shape) -> tuple[np.ndarray, np.ndarray]:
+        """Two float32 working arrays of ``shape``, the same from call to call (not thread-safe)."""
+        if self._work is None or self._work[0].shape != shape:
+            self._work = (np.empty(shape, np.float32), np.empty(shape, np.float32))
+        return self._work
 
     def card_area_px(self, point_px) -> float | None:
         """On-screen area (full-size px²) of a card lying at ``point_px``, or None without calibration."""

@@ -56,6 +56,7 @@ class FineCheck:
             self._faces[card] = (f, f[::-1, ::-1])
         self._scale: dict[str, float] = {}
         self._blurs: dict[str, list[np.ndarray]] = {}
+        self._pairs: dict[tuple[str, str, int], tuple[np.ndarray, np.ndarray, float]] = {}
 
     def mismatch(self, flat: np.ndarray, card: str, seen: np.ndarray | None = None) -> float:
         """How much of ``flat`` (the card rectified as ``card``'s face lies) the named face
@@ -83,6 +84,21 @@ class FineCheck:
             out = self._blurs[card] = [cv2.GaussianBlur(tb, (0, 0), s) if s else tb for s in FIT_BLURS]
         return out
 
+    def _pair(self, card: str, rival: str, turn: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """(halfway face, focus, its weight) of ``card`` against ``rival`` turned ``turn``
+        times: where and how much the two faces clearly differ (made once per pair)."""
+        key = (card, rival, turn)
+        out = self._pairs.get(key)
+        if out is None:
+            tb, tc = self._faces[card][0], self._faces[rival][turn]
+            d = tb - tc
+            mag = np.abs(d)
+            focus = np.sign(d) * np.maximum(mag - DIFF_SHRINK * float(mag.max()), 0.0)
+            if len(self._pairs) >= PAIRS_KEPT:
+                self._pairs.clear()
+            out = self._pairs[key] = ((tb + tc) / 2, focus, float((d * focus).sum()))
+        return out
+
     def _lookalike_scale(self, card: str) -> float:
         tb = self._faces[card][0]
         near = []
@@ -102,23 +118,21 @@ class FineCheck:
         if card not in self._faces:
             return 0.5
         v = fine(flat) if seen is None else seen
-        tb = self._faces[card][0]
         out = 0.5
         for rival in rivals:
             if rival not in self._faces or rival == card:
                 continue
             # the rival's face the way round it resembles the card best
-            tc = max(self._faces[rival], key=lambda t: float((t * v).sum()))
-            d = tb - tc
-            mag = np.abs(d)
-            focus = np.sign(d) * np.maximum(mag - DIFF_SHRINK * float(mag.max()), 0.0)
-            dd = float((d * focus).sum())
+            turns = self._faces[rival]
+            turn = max(range(len(turns)), key=lambda i: float((turns[i] * v).sum()))
+            mid, focus, dd = self._pair(card, rival, turn)
             if dd > 1e-9:
-                out = min(out, float(((v - (tb + tc) / 2) * focus).sum()) / dd)
+                out = min(out, float(((v - mid) * focus).sum()) / dd)
         return out
 
 
 LONE_FACE_SCALE = 1.0
+PAIRS_KEPT = 256   # FineCheck's prepared (card, rival) pairs (~100 kB each): forgotten all at once beyond this
 
 
 def _worst_patch(seen: np.ndarray, blurred: list[np.ndarray]) -> float:

@@ -1,6 +1,6 @@
 """The live pipeline's shortcuts give what the long way gives, to the bit: the hand strips
 remapped alone (vs the whole top view warped), the foreground with the caller's edges, the
-holes filled by OpenCV's flood fill."""
+holes filled by OpenCV's flood fill, the full-size check's face pairs made once."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from vision.markers import marker_pictures
 from vision.outline import edge_mask, fill_holes
 from vision.profile import TableProfile
 from vision.synth.scene import Placement, SceneStyle, _background, random_camera, render_table
+from vision.verify import FineCheck, fine
 
 
 def _rig(seed: int):
@@ -71,3 +72,33 @@ def test_fill_holes_fills_what_is_enclosed_only():
     assert out[29, 60] == 255                            # a non-255 mark counts as mask
     assert fill_holes(np.zeros((1, 1), np.uint8)).tolist() == [[0]]
     assert fill_holes(np.full((1, 1), 3, np.uint8)).tolist() == [[255]]
+
+
+def _margin_written_out(check: FineCheck, flat, card, rivals) -> float:
+    """FineCheck.margin as it was before its pairs were kept (each pair made at each call)."""
+    v, tb, out = fine(flat), check._faces[card][0], 0.5
+    for rival in rivals:
+        tc = max(check._faces[rival], key=lambda t: float((t * v).sum()))
+        d = tb - tc
+        mag = np.abs(d)
+        focus = np.sign(d) * np.maximum(mag - 0.3 * float(mag.max()), 0.0)
+        dd = float((d * focus).sum())
+        if dd > 1e-9:
+            out = min(out, float(((v - (tb + tc) / 2) * focus).sum()) / dd)
+    return out
+
+
+def test_fine_margin_with_its_pairs_kept_is_the_margin_worked_out_each_time():
+    rng = np.random.default_rng(1)
+    faces = {}
+    for name, colour in (("a", (40, 40, 200)), ("b", (200, 40, 40)), ("c", (40, 200, 40))):
+        face = np.full((88, 63, 3), 200, np.uint8)
+        cv2.circle(face, (45, 70), 6, colour, -1)          # off centre: the two turns differ
+        cv2.putText(face, name, (8, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (30, 30, 30), 2)
+        faces[name] = face
+    check = FineCheck(faces)
+    for k in range(12):   # the rivals seen either way round, in turn: a pair kept for one turn is not the other's
+        face = faces["bca"[k % 3]]
+        flat = face[::-1, ::-1] if k % 2 else face
+        flat = cv2.add(flat, rng.integers(0, 20, flat.shape, dtype=np.uint8))
+        assert check.margin(flat, "a", ["b", "c"]) == _margin_written_out(check, flat, "a", ["b", "c"])
