@@ -44,6 +44,7 @@ import numpy as np
 
 from vision.calibration import Calibration
 from vision.profile import TableProfile
+from vision.repeat import LastFrame
 
 EDGES = ("near", "left", "far", "right")   # seat index -> the edge of the play area in front of it
 STRIP_MM = 35.0          # depth of the strip watched along each edge
@@ -62,7 +63,7 @@ class HandWatcher:
     """Edges crossed by a hand, frame by frame (not thread-safe; one per camera)."""
 
     def __init__(self, calibration: Calibration, profile: TableProfile, empty_table: np.ndarray, *,
-                 seats: int = 4, window_s: float = WINDOW_S):
+                 seats: int = 4, window_s: float = WINDOW_S, same_frames: bool = False):
         w, h = (int(round(v)) for v in profile.play_area_mm)
         self.size = (w, h)
         # image -> table (1 px per mm): the inverse of the calibration's table -> image homography
@@ -83,6 +84,7 @@ class HandWatcher:
         self._empty_f1 = [e + 1 for e in self._empty_f]
         self.window_s = window_s
         self.history: deque[tuple[float, list[int]]] = deque()
+        self._last = LastFrame() if same_frames else None   # an identical frame: the same seats (vision.repeat)
 
     def _top_view(self, image: np.ndarray) -> np.ndarray:
         return cv2.warpPerspective(image, self._to_table, self.size, flags=cv2.INTER_AREA)
@@ -109,6 +111,18 @@ class HandWatcher:
 
     def update(self, image: np.ndarray, t: float) -> list[int]:
         """The seats whose edge a hand crosses in this frame (also kept for :meth:`recent`)."""
+        active = None if self._last is None else self._last.get(image)
+        if active is None:
+            active = self._seats(image)
+            if self._last is not None:
+                self._last.keep(image, active)
+        active = list(active)
+        self.history.append((t, active))
+        while self.history and self.history[0][0] < t - 4 * self.window_s:
+            self.history.popleft()
+        return active
+
+    def _seats(self, image: np.ndarray) -> list[int]:
         parts = self._parts(image)
         diffs = [self._diff(part, e, e1) for part, e, e1 in zip(parts, self._empty_f, self._empty_f1)]
         if parts[0].ndim == 3:
@@ -119,11 +133,7 @@ class HandWatcher:
             shifts = [d - white for d in shifts]
         else:
             changed, shifts = [d > DIFF_LEVEL for d in diffs], [None] * len(diffs)
-        active = [seat for seat in range(len(self.strips)) if self._crossed(changed[seat], shifts[seat], seat)]
-        self.history.append((t, active))
-        while self.history and self.history[0][0] < t - 4 * self.window_s:
-            self.history.popleft()
-        return active
+        return [seat for seat in range(len(self.strips)) if self._crossed(changed[seat], shifts[seat], seat)]
 
     @staticmethod
     def _diff(part: np.ndarray, e: np.ndarray, e1: np.ndarray) -> np.ndarray:

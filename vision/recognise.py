@@ -17,7 +17,7 @@ face's side of its closest rivals and no patch of it is far from the named face
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -27,6 +27,7 @@ from vision.detect import CardDetector, snap_to_edges
 from vision.features import NEXT, OPPOSITE
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
 from vision.refine import fit_to_face
+from vision.repeat import LastFrame
 from vision.verify import FineCheck, fine
 
 RIVALS = 4          # closest other cards the margin is measured against
@@ -68,9 +69,11 @@ class CardRecogniser:
         >>> known = [m.card for m in matches if m.card]  # doctest: +SKIP
     """
 
-    def __init__(self, model: CardModel, detector: CardDetector | None = None):
+    def __init__(self, model: CardModel, detector: CardDetector | None = None, *, same_frames: bool = False):
         self.model = model
         self.detector = detector or CardDetector()
+        # a frame identical to the last one gets its matches again (simulated tables; see vision.repeat)
+        self._last = LastFrame() if same_frames else None
         n = len(model.cards)
         rotated = np.array([features.rotate_descriptor(t) for t in model.templates]).reshape(n, -1)
         # rows 0..n-1: templates as enrolled; rows n..2n-1: the same turned by 180 degrees
@@ -184,6 +187,15 @@ class CardRecogniser:
         """Every card in ``frame``: complete outlines first, then the best non-overlapping
         guesses from merged outlines (overlapping cards, a hand on a card), each snapped
         to the edges it has and, if still unsure, fitted to the face it most resembles."""
+        if self._last is None:
+            return self._recognise(frame)
+        out = self._last.get(frame)
+        if out is None:
+            out = self._recognise(frame)
+            self._last.keep(frame, out)
+        return [replace(m, corners=m.corners.copy()) for m in out]   # copies: a caller may change them
+
+    def _recognise(self, frame: np.ndarray) -> list[CardMatch]:
         quads = self.detector.detect(frame)
         out, doubtful, guesses = [], [], []
         for q in quads:

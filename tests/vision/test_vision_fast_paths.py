@@ -1,6 +1,7 @@
 """The live pipeline's shortcuts give what the long way gives, to the bit: the hand strips
 remapped alone (vs the whole top view warped), the foreground with the caller's edges, the
-holes filled by OpenCV's flood fill, the full-size check's face pairs made once."""
+holes filled by OpenCV's flood fill, the full-size check's face pairs made once; and, when
+asked for, a frame identical to the last one answered as it was (vision.repeat)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,17 @@ import cv2
 import numpy as np
 import pytest
 
+from hardware.sim_cards import draw_arm
 from vision.background import TableBackground
 from vision.calibration import Calibration, calibrate
+from vision.detect import CardDetector
 from vision.hands import HandWatcher
 from vision.markers import marker_pictures
+from vision.model import CardModel
 from vision.outline import edge_mask, fill_holes
 from vision.profile import TableProfile
-from vision.synth.scene import Placement, SceneStyle, _background, random_camera, render_table
+from vision.recognise import CardRecogniser
+from vision.synth.scene import Placement, SceneStyle, _background, random_camera, random_scene, render_table
 from vision.verify import FineCheck, fine
 
 
@@ -102,3 +107,41 @@ def test_fine_margin_with_its_pairs_kept_is_the_margin_worked_out_each_time():
         flat = face[::-1, ::-1] if k % 2 else face
         flat = cv2.add(flat, rng.integers(0, 20, flat.shape, dtype=np.uint8))
         assert check.margin(flat, "a", ["b", "c"]) == _margin_written_out(check, flat, "a", ["b", "c"])
+
+
+class _Counting(CardDetector):
+    calls = 0
+
+    def detect(self, frame):
+        self.calls += 1
+        return super().detect(frame)
+
+
+def test_a_repeated_frame_gets_the_same_matches_without_the_work(model_dirs):
+    scene = random_scene(50_001, "pass-pass", 4)
+    model = CardModel.load(model_dirs["pass-pass"])
+    plain, det = CardRecogniser(model), _Counting()
+    rec = CardRecogniser(model, det, same_frames=True)
+    want = [(m.card, m.confidence, m.corners.tolist()) for m in plain.recognise(scene.image)]
+    assert sum(1 for c, _, _ in want if c) >= 3
+    frame = scene.image.copy()
+    first = rec.recognise(frame)
+    first[0].card, first[0].corners[0] = "changed by the caller", (0, 0)
+    again = rec.recognise(frame.copy())
+    assert det.calls == 1 and [(m.card, m.confidence, m.corners.tolist()) for m in again] == want
+    frame[300, 600] += 1                      # one pixel differs (as the camera's noise would): looked at anew
+    rec.recognise(frame)
+    assert det.calls == 2
+    assert [(m.card, m.confidence, m.corners.tolist()) for m in CardRecogniser(model).recognise(frame)] == \
+        [(m.card, m.confidence, m.corners.tolist()) for m in rec.recognise(frame)]
+
+
+def test_a_repeated_frame_gets_the_same_seats(monkeypatch):
+    prof, view, shot, cal, _ = _rig(3)
+    hands = HandWatcher(cal, prof, shot, same_frames=True)
+    looked = []
+    real = hands._seats
+    monkeypatch.setattr(hands, "_seats", lambda image: looked.append(1) or real(image))
+    arm = draw_arm(shot, view, 2, tone=1)
+    assert [hands.update(arm, 0.0), hands.update(arm.copy(), 0.033), hands.update(shot, 0.066)] == [[2], [2], []]
+    assert len(looked) == 2 and hands.recent(0.05) == [2]
