@@ -130,13 +130,13 @@ class CardDetector:
             if area < s.min_area_frac * area_img:
                 continue
             hull = cv2.convexHull(c)
-            hull_area = cv2.contourArea(hull)
-            quad = _four_corners(hull)
             pts = c.reshape(-1, 2).astype(np.float32)
+            # a lone card: solid, not too large, its hull four-cornered (the cheap checks first)
+            lone = area >= s.min_solidity * cv2.contourArea(hull) and area <= s.max_area_frac * area_img
+            quad = _four_corners(hull) if lone else None
             if quad is not None:
                 quad = _refine(pts, quad)
-            if (quad is not None and area >= s.min_solidity * hull_area and area <= s.max_area_frac * area_img
-                    and _outline_fit(pts, quad) >= s.min_outline_fit):
+            if quad is not None and _outline_fit(pts, quad) >= s.min_outline_fit:
                 corners = snap(frame, order_clockwise(quad * k + (k - 1) / 2))
                 if _plausible(corners, s):
                     found.append(CardQuad(order_clockwise(corners), outline=pts))

@@ -132,7 +132,7 @@ class CardRecogniser:
             return m
         near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
         rivals = [self.model.cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
-        flat = features.rectify(frame, m.corners)
+        flat = flats[o] if not turn else features.rectify(frame, m.corners)   # the same corners unturned
         seen = fine(flat)
         if self._fine.margin(flat, m.card, rivals, seen) < FINE_MIN_MARGIN:
             m.card = None   # nearer a rival than the named face where the two differ
