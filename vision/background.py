@@ -42,6 +42,16 @@ _GROW = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
 _ANY_CHANNEL = np.ones((1, 3), np.float32)
 
 
+# GaussianBlur's own kernel for float32 images at sigma SMOOTH (its size: 8 sigma + 1, odd)
+_SMOOTH_KERNEL = cv2.getGaussianKernel(int(round(SMOOTH * 8 + 1)) | 1, SMOOTH, cv2.CV_32F)
+
+
+def smooth(small: np.ndarray) -> np.ndarray:
+    """``cv2.GaussianBlur(small.astype(np.float32), (0, 0), SMOOTH)``, to the bit, from the
+    8-bit image straight (a third of the time: no float copy to read and write)."""
+    return cv2.sepFilter2D(small, cv2.CV_32F, _SMOOTH_KERNEL, _SMOOTH_KERNEL)
+
+
 class TableBackground:
     """The empty table at the detector's working scale; see the module docstring. Not
     thread-safe (one per detector: :meth:`foreground` reuses its working arrays)."""
@@ -73,7 +83,7 @@ class TableBackground:
     def foreground(self, small: np.ndarray, edges: np.ndarray | None = None) -> np.ndarray:
         """255 where the shrunk frame ``small`` is not the empty table (holes filled).
         ``edges``: ``edge_mask(small)``, when the caller has made it already."""
-        f = cv2.GaussianBlur(small.astype(np.float32), (0, 0), SMOOTH)   # compare regions, not noisy pixels
+        f = smooth(small)   # compare regions, not noisy pixels
         # the light may have changed since the shot: match each channel's overall level first
         now = np.median(f[::4, ::4].reshape(-1, 3), axis=0) + 1.0
         gain = tuple(float(g) for g in now / self._ref) + (1.0,)

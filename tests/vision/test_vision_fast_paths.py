@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from hardware.sim_cards import draw_arm
-from vision.background import TableBackground
+from vision.background import SMOOTH, TableBackground, smooth
 from vision.calibration import Calibration, calibrate
 from vision.detect import CardDetector
 from vision.hands import HandWatcher
@@ -145,3 +145,9 @@ def test_a_repeated_frame_gets_the_same_seats(monkeypatch):
     arm = draw_arm(shot, view, 2, tone=1)
     assert [hands.update(arm, 0.0), hands.update(arm.copy(), 0.033), hands.update(shot, 0.066)] == [[2], [2], []]
     assert len(looked) == 2 and hands.recent(0.05) == [2]
+
+
+@pytest.mark.parametrize("seed", [2, 50_002])
+def test_smoothing_from_8_bits_is_gaussian_blur_of_the_float_image(seed):
+    image = cv2.resize(random_scene(seed, "passe-eclair", 5).image, (640, 360), interpolation=cv2.INTER_AREA)
+    assert np.array_equal(smooth(image), cv2.GaussianBlur(image.astype(np.float32), (0, 0), SMOOTH))
