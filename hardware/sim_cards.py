@@ -159,7 +159,10 @@ class CardCamera:
         self._base = render_table([], self._view, self._rng, SceneStyle.clean(), pictures=pictures,
                                   background=background).image
         self._render, self._placement, self._style = render_table, Placement, SceneStyle.clean()
-        self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir)), calibration, self.profile,
+        # same_frames: one rendering is shown for several frames; an identical frame gets the same
+        # answer without the work (vision/repeat.py)
+        recogniser = CardRecogniser(CardModel.load(model_dir), same_frames=True)
+        self.watcher = TableWatcher(recogniser, calibration, self.profile,
                                     appear_frames=appear_frames, vanish_frames=vanish_frames, empty_table=shot,
                                     unknown_frames=UNKNOWN_FRAMES)
         self.timer = FrameTimer(session)   # the game's deadlines (a take window) on this camera's clock
