@@ -21,17 +21,20 @@ entry for a card; counted ``tapped_in``: the camera lost it silently).
     >>> table = CameraPasseEclairTable(session, model_dir, seed=2)   # doctest: +SKIP
     >>> figures = table.play_round()                                  # doctest: +SKIP
 
-Faults (``faults="hand@0.1,crooked@0.1,burst@0.1,unknown@0.1,glare@0.1"``): ``hand`` keeps the
+Faults (``faults="hand@0.1,crooked@0.1,burst@0.1,unknown@0.1,glare@0.1,together@0.1"``): ``hand`` keeps the
 player's hand (its arm from their edge, as a real hand) over the pile for a few frames
 before the card shows; ``crooked`` lays the card turned and off
 the pile's centre (then straightened once the page has asked); ``burst`` drops the frames
 of a placement but its last ones (a camera that stalls: the arms may be lost with them);
 ``unknown`` has the recogniser abstain on the laid card while it lies on top; ``glare``
 puts a light's glare spot over the pile while the card lands and for a moment after
-(``GLARE_FRAMES``).
+(``GLARE_FRAMES``); ``together`` has that share of the cards laid with a second player's
+card slapped on them within the together window (the engine's ``Simultaneous``: 1-4 frames
+apart, both arms in, the upper card a little askew), left a moment, then taken back by its
+player's arm (the engine's ``returned_to_hand``, reason ``together``).
 
-Not simulated: two cards landing within the together window (the renderer lays one card
-at a time), a late answer to a covered card. The Gros Michi is laid by its player's arm;
+Not simulated: a copy slapped together on its twin (laid alone), a late answer to a
+covered card. The Gros Michi is laid by its player's arm;
 the players answer the camera's questions about it (who they swap with; off anything but a
 dog, that no one could play) and the pile goes to the box. At the round's end the players
 correct a count of cards left the page shows wrong (``passe_eclair.count``) before the tokens.
@@ -42,7 +45,7 @@ from __future__ import annotations
 import logging
 import random
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -62,14 +65,15 @@ log = logging.getLogger(__name__)
 GAME = "passe-eclair"
 NAMES = ("Léa", "Hugo", "Inès", "Tom")
 PERSON = "dashboard"          # a person tapping the page (the setup form, answers, what no camera sees)
-FAULT_KINDS = ("hand", "crooked", "burst", "unknown", "glare")
-# one card at a time on the pile: no pair inside the together window, no late answer
+FAULT_KINDS = ("hand", "crooked", "burst", "unknown", "glare", "together")
+# one card at a time on the pile unless the together fault is on; no late answer
 STYLE = PlayoutStyle(together_rate=0.0, late_rate=0.0)
 MICHI_QUESTIONS = ("camera_michi_partner", "camera_michi_blocked")
 MAX_FRAMES = 30               # a second: how long the players leave a card before the next one
 RENDER_EVERY = 6              # frames drawn from one rendering (light and print change a little)
 BURST_FRAMES = 4
 GLARE_FRAMES = 15             # half a second of a glare spot over the pile (a lamp's reflection)
+OVER_SLACK_S = 1.0            # the page's landing time of a card vs the truth's (a glare delays it ~0.5 s)
 ANSWER_SLACK_S = 0.2          # an unnamed card's first frame may come a few frames after the card showed
 TONES = (3, 0, 1, 2)          # each seat's skin tone (draw_arm), the darkest at seat 4
 
@@ -130,8 +134,9 @@ class PileCameraRig:
         scene = self._render(placements, self.view, self._rng, self._style, background=self.shot,
                              hand_over=len(placements) - 1 if hand and placements else None, hand_reach=0.6)
         img = scene.image
-        for seat in arms:
-            img = draw_arm(img, self.view, seat, reach=reach, tone=TONES[seat % len(TONES)])
+        for arm in arms:   # a seat (at ``reach``) or (seat, its own reach)
+            seat, r = arm if isinstance(arm, tuple) else (arm, reach)
+            img = draw_arm(img, self.view, seat, reach=r, tone=TONES[seat % len(TONES)])
         if self.glare > 0:
             from vision.synth.effects import glare
 
@@ -188,6 +193,7 @@ class CameraPasseEclairTable(LiveCardTable):
         self._fig = RoundFigures()
         self._steps: Any = None
         self._michi_target: int | None = None                     # who the Michi player swaps with (truth)
+        self.returned: list[tuple[str, int]] = []                 # cards laid together on top, taken back (truth)
 
     # ---------------------------------------------------------------- setup
     def new_game(self) -> None:
@@ -196,12 +202,15 @@ class CameraPasseEclairTable(LiveCardTable):
         self.session.start_game(GAME, {"players": players, "names": list(NAMES[:players]), "coach": coach},
                                 source=PERSON)   # the setup form
         self.mind = new_game(players, coach=coach, strict=False, rng=random.Random(self.rng.getrandbits(64)))
-        self._steps = playout_steps(self.rng, style=STYLE, game=self.mind)
+        # the together fault: that share of the cards get a second card slapped on them
+        # within the window (one Simultaneous: the engine says which goes back)
+        style = replace(STYLE, together_rate=self.faults.get("together", 0.0), explicit_together_rate=1.0)
+        self._steps = playout_steps(self.rng, style=style, game=self.mind)
         self._clear()
 
     def _clear(self) -> None:
         if self.pile:
-            self.pile, self.by, self.when = [], [], []
+            self.pile, self.by, self.when, self.returned = [], [], [], []
             self.rig.unread.clear()
             self.rig.settle(self.pile)
 
@@ -236,7 +245,13 @@ class CameraPasseEclairTable(LiveCardTable):
                 self._lay(data["card"], None)
             elif kind == PLACE:
                 fig.placements += 1
-                self._lay(data["card"], data["seat"])
+                back = next((e for e in outcome.events if e["type"] == "returned_to_hand"
+                             and e["reason"] == "together"), None)
+                if back is None or back["card"] == data["card"]:   # a copy on its twin: not simulated
+                    self._lay(data["card"], data["seat"])
+                else:
+                    landed = next(e["t"] for e in outcome.events if e["type"] == "placed")
+                    self._lay_together(data["card"], data["seat"], back["card"], back["seat"], back["t"] - landed)
             elif kind == MICHI_SWAP:   # laid by its player's arm (unless on the pile already), asked, boxed
                 self._michi_target = data["target"]
                 if phase == "playing":
@@ -297,6 +312,49 @@ class CameraPasseEclairTable(LiveCardTable):
                 and self._laid_by(self.when[-1]) == len(self.pile) - 1:
             self._tap_in(card, seat)
 
+    def _lay_together(self, card: str, seat: int, other: str, other_seat: int, gap: float) -> None:
+        """The together fault: ``card`` slapped on the pile by ``seat``, ``other`` by
+        ``other_seat`` on it ``gap`` s later (a few frames, both arms in), left there a
+        moment, then taken back by its player (the upper card goes back to hand)."""
+        rig, a, b = self.rig, seat, other_seat
+        frames = min(4, max(1, round(gap * rig.fps)))   # the window is 4-5 frames at 30 fps
+        shown_before = self._shown_pile()
+        before = list(self.pile)
+        self.rig.unread.clear()
+        self.pile.append((card, 0.0, 0.0, 0.0))
+        self.by.append(seat)
+        images = [rig._image(before, [(a, 0.5), (b, 0.3)]), rig._image(before, [(a, 0.8), (b, 0.5)])]
+        self.when.append(rig.t + (len(images) + 1) / rig.fps)   # the frame the lower card shows in
+        images += [rig._image(self.pile, [(a, 1.0 - 0.2 * i), (b, 0.6 + 0.1 * i)]) for i in range(frames)]
+        lower = list(self.pile)
+        self.pile.append((other, self.rng.choice((-1, 1)) * self.rng.uniform(3, 8), self.rng.uniform(-4, 4),
+                          self.rng.uniform(-3, 3)))   # slapped on it, a little askew
+        self.by.append(other_seat)
+        self.when.append(rig.t + (len(images) + 1) / rig.fps)
+        images += [rig._image(self.pile, [(a, 0.5), (b, 1.0)]), rig._image(self.pile, [(a, 0.3), (b, 0.6)])]
+        rig.show(images)
+        rig.settle(self.pile, card=other)
+        asked = self._answer_all()
+        # its player sees it went on too late and takes it back
+        taken = [rig._image(self.pile, [b], 1.0)]
+        del self.pile[-1], self.by[-1], self.when[-1]
+        self.returned.append((other, other_seat))
+        rig.show(taken + [rig._image(lower, [b], 0.8), rig._image(lower, [b], 0.5)])
+        rig.settle(self.pile, card=card)
+        asked += self._answer_all()
+        if not asked and self._shown_pile() == shown_before + 1:
+            self._fig.no_tap += 1
+
+    def _answer_all(self) -> int:
+        """The page's questions and those an answer raises (who laid the card named)."""
+        asked = n = self._answer()
+        for _ in range(3):
+            if not n:
+                break
+            n = self._answer()
+            asked += n
+        return asked
+
     def _tap_in(self, card: str, seat: int | None) -> None:
         """The page does not show the card just laid and asks nothing: its player taps it in
         (the page's entry for a card, as on a table with no camera)."""
@@ -341,7 +399,9 @@ class CameraPasseEclairTable(LiveCardTable):
             ids = [c["id"] for c in alert.get("choices") or []]
             if kind == "camera_who_placed":
                 card = alert["expected"]["card"]
-                seat = next((s for (c, *_), s in zip(reversed(self.pile), reversed(self.by)) if c == card), None)
+                seat = next((s for (c, *_), s in [*zip(reversed(self.pile), reversed(self.by)),
+                                                  *(((c,), s) for c, s in reversed(self.returned))]
+                             if c == card), None)
                 choice = str(seat) if str(seat) in ids else None
                 self._fig.questions += 1
             elif kind in MICHI_QUESTIONS:   # the swap partner, or yes, no one could play: the truth's
@@ -354,6 +414,9 @@ class CameraPasseEclairTable(LiveCardTable):
                 self._fig.questions += 1
             elif kind == "camera_twin":
                 choice = self._twin(alert)
+                self._fig.questions += 1
+            elif kind == "camera_under":
+                choice = self._under(alert, ids)
                 self._fig.questions += 1
             else:
                 self._fig.alerts += 1
@@ -381,6 +444,23 @@ class CameraPasseEclairTable(LiveCardTable):
             return "none"
         card = self.pile[i][0]
         return card if card in ids else None
+
+    def _under(self, alert: dict[str, Any], ids: list[str]) -> str | None:
+        """"Was it under that card, or laid on it?": no new card if the table holds one card
+        less than the page (its top card taken back); on it if that card (the one that
+        landed then) lies under it on the table, else under (it was taken back); by whom."""
+        card, over, view = alert["expected"]["card"], alert["expected"]["over"], self.session.snapshot()["view"]
+        laid = [(c, s) for (c, *_), s in zip(self.pile, self.by)]
+        if "back" in ids and len(laid) == view["pile_size"] - 1:
+            return "back"
+        i = max((j for j, (c, _) in enumerate(laid) if c == card), default=None)
+        if i is None:   # laid on it and taken back since (the upper card of a pair)
+            seat = next((s for c, s in reversed(self.returned) if c == card), None)
+            return None if seat is None or f"on:{seat}" not in ids else f"on:{seat}"
+        # on it if the card it lies on is the copy of ``over`` that landed about when the page says
+        on = i > 0 and laid[i - 1][0] == over and abs(self.when[i - 1] - alert["expected"]["over_t"]) <= OVER_SLACK_S
+        choice = ("on:" if on else "under:") + str(laid[i][1])
+        return choice if choice in ids else None
 
     def _twin(self, alert: dict[str, Any]) -> str:
         """"Was another copy laid on its twin?": yes (by whom) when the last card laid by then

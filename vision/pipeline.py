@@ -12,8 +12,9 @@ Kinds (``source="camera"``):
   ``landed``, the time of its first frame, and ``hands``, the seats that reached in just
   before); ``card_gone`` {card, zone} after ``vanish_frames`` frames
   without it (on the ``pile`` with a ``hands`` watcher also ``left``, its first frame
-  missing, and ``hands``, the seats that reached in then). A card whose last outline is
-  now mostly under another card or a hand is covered, not gone.
+  missing, ``hands``, the seats that reached in then, and ``bare``: part of its last
+  outline shows the empty table, it was taken away). A card whose last outline is now
+  mostly under another card or a hand, none of it bare cloth, is covered, not gone.
 * ``token_seen`` {cell: [row, col], colours} when a cup grid cell shows a new stable
   content with no cup on it (colours sorted, one per token, maybe empty).
 * ``peg_seen`` {column, colour, slide} when a peg stays in view down a frame top hole;
@@ -56,6 +57,7 @@ SAME_LOOK = 0.9       # a place still this alike its last good reading: nothing 
 SAME_CARD_MIN_SCORE = 0.6   # an unnamed reading this close to the named card there is that card read badly
 PILE_HIDDEN_FRAMES = 1  # a pile card hidden this long, then back on top: reported again (a twin laid on it?)
 GONE_REACH_S = 0.1    # a pile card gone: the reach seen up to this long after its first frame missing
+LIES_THERE_SHARE = 0.93   # a covered pile card's last outline at least this much not bare cloth: it may lie there
 LOOK_SIZE = (16, 22)  # the thumbnail that likeness is measured on (a few px per pip)
 
 
@@ -123,7 +125,8 @@ class TableWatcher:
             self._last_px[key] = np.asarray(m.corners, np.float32)
             self._last_image[key] = frame.image   # its look is made only if a bad reading is ever judged
         hold = [k for k in self.cards.present if k not in current and k in self._last_px
-                and any(quad_overlap(self._last_px[k], m.corners) >= COVERED_SHARE for m in matches)]
+                and any(quad_overlap(self._last_px[k], m.corners) >= COVERED_SHARE for m in matches)
+                and self._lies_there(k, frame.image.shape)]
         obs = []
         for ch in self.cards.update(current, frame.t, hold):
             card, zone = ch.key
@@ -133,12 +136,27 @@ class TableWatcher:
                 obs.append(Observation.now("card_seen", source=self.source, t=ch.t, card=card, zone=zone,
                                            corners_mm=ch.payload, **extra))
             else:
+                extra = {} if self.hands is None or zone != PILE_ZONE else \
+                    {"left": ch.first_t, "hands": self.hands.recent(ch.first_t + GONE_REACH_S),   # who covered it
+                     "bare": not self._lies_there(ch.key, frame.image.shape)}   # cloth where it lay: taken away
                 self._last_px.pop(ch.key, None)
                 self._last_image.pop(ch.key, None)
-                extra = {} if self.hands is None or zone != PILE_ZONE else \
-                    {"left": ch.first_t, "hands": self.hands.recent(ch.first_t + GONE_REACH_S)}   # who covered it
                 obs.append(Observation.now("card_gone", source=self.source, t=ch.t, card=card, zone=zone, **extra))
         return obs + self._pile_again(current, frame.t) + self._unknown(unnamed, matches, frame.image, frame.t)
+
+    def _lies_there(self, key, shape) -> bool:
+        """May the pile card ``key``, unseen now, still lie under what covers it? Not when
+        part of its last outline shows the bare cloth (the card over it was taken away and
+        it with it: a card laid together on another and taken back)."""
+        det = getattr(self.recogniser, "detector", None)
+        mask = getattr(det, "last_mask", None)
+        if key[1] != PILE_ZONE or mask is None or getattr(det, "background", None) is None:
+            return True
+        k = shape[1] / mask.shape[1]
+        inside = np.zeros(mask.shape, np.uint8)
+        cv2.fillConvexPoly(inside, np.round(self._last_px[key] / k).astype(np.int32), 1)
+        area = int(inside.sum())
+        return area == 0 or np.count_nonzero(mask[inside > 0]) >= LIES_THERE_SHARE * area
 
     def _pile_again(self, current: dict, t: float) -> list[Observation]:
         """Passe Éclair's pile holds copies of one card: a pile card that stayed covered

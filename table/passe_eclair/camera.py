@@ -47,6 +47,7 @@ from table.passe_eclair import ALL_CARD_IDS, DOG, MICHI, BadInput, IllegalAction
 from table.passe_eclair import camera_lost as lost
 from table.passe_eclair.camera_michi import KINDS as MICHI_KINDS
 from table.passe_eclair.camera_michi import MichiQuestions
+from table.passe_eclair.camera_together import UNDER, Together
 
 if TYPE_CHECKING:  # the adapter imports this module
     from table.passe_eclair.adapter import PasseEclairAdapter
@@ -63,13 +64,16 @@ class PileCamera:
     def __init__(self, adapter: PasseEclairAdapter, apply: Callable[[Observation, str, dict[str, Any], Any], bool]):
         self.a, self._apply = adapter, apply
         self.michi = MichiQuestions(adapter, apply)
+        self.together = Together(self)
 
     def observe(self, obs: Observation) -> None:
+        self.together.withdraw_stale()
         if obs.kind in (CARD_UNKNOWN, CARD_UNKNOWN_GONE):
             self._unknown(obs)
             return
         card = obs.data.get("card")
         if obs.kind == CARD_GONE and obs.data.get("zone") == PILE_ZONE:
+            self.together.gone(obs)    # taken back? (camera_together.py)
             lost.top_gone(self, obs)   # never lost silently (camera_lost.py)
         if obs.kind == CARD_SEEN and obs.data.get("zone") == PILE_ZONE:
             lost.pile_seen(self)
@@ -83,13 +87,18 @@ class PileCamera:
         if g.phase in ("dealt", "turning"):
             self._apply(obs, "passe_eclair.start_card", {"card": card}, t)
             return
-        if g.phase != "playing":
+        if g.phase not in ("playing", "michi"):
             return
         hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
-        if len(hands) == 1:
-            self._place(obs, hands[0], card, t)
+        if self.together.seen(obs, card, t, hands) or g.phase != "playing":   # the card under a card taken back
             return
-        choices = hands if len(hands) > 1 else list(range(g.players))
+        if len(hands) == 1:
+            self._place(obs, hands[0], card, t, hands)
+            return
+        self.ask_who(obs, card, t, hands, hands if len(hands) > 1 else list(range(g.players)))
+
+    def ask_who(self, obs: Observation, card: str, t: float, hands: list[int], choices: list[int]) -> None:
+        """Who laid ``card`` (landed at ``t``)? One tap among ``choices``."""
         names_en, names_fr = self.a._names("en"), self.a._names("fr")
         why_en = "two hands were in" if hands else "no hand was seen"
         why_fr = "deux mains étaient là" if hands else "aucune main n'a été vue"
@@ -100,12 +109,15 @@ class PileCamera:
             choices=[{"id": str(s), "label": text(names_en[s], names_fr[s])} for s in choices],
             expected={"card": card, "t": t}))
 
-    def _place(self, obs: Observation, seat: int, card: str, t: float) -> None:
-        """``seat`` laid ``card`` at ``t``: placed (a Gros Michi asks what the rules need)."""
+    def _place(self, obs: Observation, seat: int, card: str, t: float, hands: list[int]) -> None:
+        """``seat`` laid ``card`` at ``t`` with ``hands`` in: placed (a Gros Michi asks what
+        the rules need)."""
         if card == MICHI:
             self.michi.laid(obs, seat, t)
-        else:
-            self._apply(obs, "passe_eclair.place", {"seat": seat, "card": card}, t)
+            if self.a.g.top is not None and self.a.g.top.card == MICHI and self.a.g.top.t == t:
+                self.together.placed(hands)
+        elif self._apply(obs, "passe_eclair.place", {"seat": seat, "card": card}, t):
+            self.together.placed(hands)
 
     def _seen_again(self, card: str) -> bool:
         """The card on top already, or the card of an open "who laid it?": seen again (a
@@ -149,7 +161,7 @@ class PileCamera:
         of a "which card" one (then placed as if the camera had named it); False if the
         alert is not one of this module's."""
         alert = self.a.find_alert(str(obs.data.get("alert")))
-        if alert is None or alert.kind not in (WHO_PLACED, WHICH_CARD, lost.TWIN, *MICHI_KINDS):
+        if alert is None or alert.kind not in (WHO_PLACED, WHICH_CARD, lost.TWIN, UNDER, *MICHI_KINDS):
             return False
         alert.resolved = str(obs.data.get("choice"))
         if alert.kind == lost.TWIN:
@@ -157,6 +169,9 @@ class PileCamera:
             return True
         if alert.kind in MICHI_KINDS:
             self.michi.resolve(alert, obs)
+            return True
+        if alert.kind == UNDER:
+            self.together.resolve(alert, obs)
             return True
         if alert.kind == WHICH_CARD:
             t = alert.expected["obs"].get("landed", alert.expected["t"])
@@ -167,8 +182,11 @@ class PileCamera:
                 self.observe(Observation(kind=CARD_SEEN, source=obs.source, t=obs.t, seq=obs.seq, data=seen))
             return True
         if alert.resolved.isdigit():
+            hands = [s for s in alert.seen.get("hands") or [] if isinstance(s, int)]
+            answer = Observation(kind=obs.kind, source=obs.source, t=obs.t, seq=obs.seq,
+                                 data={**obs.data, "hands": hands})   # the Michi's questions say them
             try:
-                self._place(obs, int(alert.resolved), alert.expected["card"], alert.expected["t"])
+                self._place(answer, int(alert.resolved), alert.expected["card"], alert.expected["t"], hands)
             except (IllegalAction, BadInput) as exc:
                 self.a.refuse_entry(obs, exc.en, exc.fr)
         return True

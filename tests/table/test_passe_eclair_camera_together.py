@@ -1,0 +1,137 @@
+"""Passe Éclair from the camera: two cards landing together. The lower one stays, its
+player's; the upper one is taken back by its player. The camera mostly names the upper card
+first and the lower one only once the upper one is gone (table/passe_eclair/camera_together.py)."""
+
+from __future__ import annotations
+
+from table.log import EventLog
+from table.observations import Observation
+from table.session import Session
+
+
+def _seen(session, card, *, hands, landed, again=False):
+    data = {"card": card, "zone": "pile", "landed": landed, "hands": hands}
+    session.submit(Observation("card_seen", landed + 0.1, "camera", {**data, "again": True} if again else data))
+
+
+def _gone(session, card, *, hands, left, bare=True):
+    session.submit(Observation("card_gone", left + 0.17, "camera",
+                               {"card": card, "zone": "pile", "left": left, "hands": hands, "bare": bare}))
+
+
+def _pile(session):
+    return [(e["card"], e["by"]) for e in session.snapshot()["view"]["pile"]]
+
+
+def _started():
+    """3 players; the start card, then Hugo (seat 1) lays Marlon → Fabi."""
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 3, "names": ["Léa", "Hugo", "Inès"]}, source="test")
+    _seen(session, "leon-marlon", hands=[], landed=1.0)
+    _seen(session, "marlon-fabi", hands=[1], landed=2.0)
+    return session
+
+
+def _upper_seen_and_answered(session):
+    """Inès (2) slaps Fabi → Rocce, Léa (0) Fabi → Léon on it a few frames later: the camera
+    names only the upper one (two hands in: asked, Léa answered)."""
+    _seen(session, "fabi-leon", hands=[0, 2], landed=4.0)
+    who, = session.snapshot()["alerts"]
+    session.resolve(who["id"], "0")
+    assert _pile(session)[-1] == ("fabi-leon", 0)
+
+
+def test_the_card_under_a_card_taken_back_is_placed_by_the_other_hand_with_no_question():
+    session = _started()
+    _upper_seen_and_answered(session)
+    _gone(session, "fabi-leon", hands=[0], left=5.0)        # Léa takes it back: cloth shows where it lay
+    _seen(session, "fabi-rocce", hands=[0], landed=5.1)     # the lower card, named at last
+    assert _pile(session) == [("leon-marlon", None), ("marlon-fabi", 1), ("fabi-rocce", 2)]
+    view = session.snapshot()["view"]
+    assert view["hand_sizes"] == [7, 6, 6]                   # Léa's card back in her hand
+    assert view["pile"][-1]["t"] < 4.0                       # landed before the card that covered it
+    assert not view["pile"][-1]["wrong"]
+    assert session.snapshot()["alerts"] == []                # the "which card was laid on it?" withdrawn
+    last = session.snapshot()["feed"][-2:]
+    assert "Léa takes Fabi → Léon back" in last[0]["text"]["en"] and "ensemble" in last[0]["text"]["fr"]
+
+
+def test_the_card_known_under_seen_again_sends_the_top_card_back():
+    """The lower card was seen first: the upper one, laid and taken back, leaves the
+    lower one on top (seen again): not a new card."""
+    session = _started()
+    _seen(session, "fabi-rocce", hands=[2], landed=4.0)
+    _seen(session, "fabi-leon", hands=[0, 2], landed=4.1)
+    who, = session.snapshot()["alerts"]
+    session.resolve(who["id"], "0")
+    _gone(session, "fabi-leon", hands=[0], left=5.0)
+    _seen(session, "fabi-rocce", hands=[0], landed=5.1, again=True)
+    assert _pile(session) == [("leon-marlon", None), ("marlon-fabi", 1), ("fabi-rocce", 2)]
+    assert session.snapshot()["view"]["hand_sizes"] == [7, 6, 6]
+
+
+def test_the_card_known_under_on_top_again_with_no_cloth_seen_sends_the_top_card_back():
+    session = _started()
+    _seen(session, "fabi-rocce", hands=[2], landed=4.0)
+    _seen(session, "fabi-leon", hands=[0, 2], landed=4.1)
+    who, = session.snapshot()["alerts"]
+    session.resolve(who["id"], "0")
+    _seen(session, "fabi-rocce", hands=[0], landed=5.1, again=True)   # it shows: the card over it left
+    assert _pile(session) == [("leon-marlon", None), ("marlon-fabi", 1), ("fabi-rocce", 2)]
+    assert session.snapshot()["view"]["hand_sizes"] == [7, 6, 6] and session.snapshot()["alerts"] == []
+
+
+def test_not_seen_leaving_one_tap_says_the_card_was_under_it_and_who_laid_it():
+    session = _started()
+    _upper_seen_and_answered(session)
+    _seen(session, "fabi-rocce", hands=[0], landed=5.1)     # the cards lay square: no cloth showed
+    alert, = session.snapshot()["alerts"]
+    assert alert["kind"] == "camera_under"
+    assert "under" in alert["message"]["en"] and "dessous" in alert["message"]["fr"]
+    ids = [c["id"] for c in alert["choices"]]
+    assert ids[0] == "under:2" and "on:0" in ids
+    assert _pile(session)[-1] == ("fabi-leon", 0)            # nothing guessed meanwhile
+    session.resolve(alert["id"], "under:2")
+    assert _pile(session) == [("leon-marlon", None), ("marlon-fabi", 1), ("fabi-rocce", 2)]
+    assert session.snapshot()["view"]["hand_sizes"] == [7, 6, 6]
+    assert session.snapshot()["alerts"] == []
+
+
+def test_the_same_question_answered_laid_on_it_places_it_on_top():
+    session = _started()
+    _upper_seen_and_answered(session)
+    _seen(session, "dog", hands=[0], landed=5.1)            # Léa lays a dog on her own card: legal
+    alert, = session.snapshot()["alerts"]
+    session.resolve(alert["id"], "on:0")
+    assert _pile(session)[-2:] == [("fabi-leon", 0), ("dog", 0)]
+    assert session.snapshot()["view"]["hand_sizes"] == [5, 6, 7]
+
+
+def test_a_card_laid_on_top_by_another_player_asks_nothing():
+    """What must stay silent: a card laid on the top card by another hand, a card taken
+    from view with no cloth showing (a hand over it)."""
+    session = _started()
+    _upper_seen_and_answered(session)
+    _seen(session, "leon-marlon", hands=[1], landed=5.0)
+    assert _pile(session)[-1] == ("leon-marlon", 1) and session.snapshot()["alerts"] == []
+    _gone(session, "leon-marlon", hands=[2], left=6.0, bare=False)
+    _seen(session, "marlon-fabi", hands=[2], landed=6.2)
+    assert _pile(session)[-2:] == [("leon-marlon", 1), ("marlon-fabi", 2)]
+    assert session.snapshot()["view"]["hand_sizes"] == [6, 5, 6]
+
+
+def test_a_gros_michi_slapped_on_the_lower_card_and_taken_back_swaps_nothing():
+    """Léa's Gros Michi lands on Inès's card on the dog: seen first, it asks who Léa swaps
+    with; Léa takes it back, Inès's card shows: one tap says it was under, no swap."""
+    session = _started()
+    _seen(session, "dog", hands=[1], landed=3.0)
+    _seen(session, "michi", hands=[0, 2], landed=4.0)
+    who, = session.snapshot()["alerts"]
+    session.resolve(who["id"], "0")
+    assert session.snapshot()["alerts"][0]["kind"] == "camera_michi_partner"
+    _seen(session, "marlon-fabi", hands=[0], landed=5.1)
+    alert, = [a for a in session.snapshot()["alerts"] if a["kind"] == "camera_under"]
+    session.resolve(alert["id"], "under:2")
+    view = session.snapshot()["view"]
+    assert _pile(session)[-2:] == [("dog", 1), ("marlon-fabi", 2)] and view["phase"] == "playing"
+    assert view["hand_sizes"] == [7, 5, 6] and session.snapshot()["alerts"] == []
