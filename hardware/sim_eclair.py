@@ -21,7 +21,7 @@ entry for a card; counted ``tapped_in``: the camera lost it silently).
     >>> table = CameraPasseEclairTable(session, model_dir, seed=2)   # doctest: +SKIP
     >>> figures = table.play_round()                                  # doctest: +SKIP
 
-Faults (``faults="hand@0.1,crooked@0.1,burst@0.1,unknown@0.1,glare@0.1,together@0.1"``): ``hand`` keeps the
+Faults (``faults="hand@0.1,crooked@0.1,burst@0.1,unknown@0.1,glare@0.1,together@0.1,boxed@0.5"``): ``hand`` keeps the
 player's hand (its arm from their edge, as a real hand) over the pile for a few frames
 before the card shows; ``crooked`` lays the card turned and off
 the pile's centre (then straightened once the page has asked); ``burst`` drops the frames
@@ -31,7 +31,9 @@ puts a light's glare spot over the pile while the card lands and for a moment af
 (``GLARE_FRAMES``); ``together`` has that share of the cards laid with a second player's
 card slapped on them within the together window (the engine's ``Simultaneous``: 1-4 frames
 apart, both arms in, the upper card a little askew), left a moment, then taken back by its
-player's arm (the engine's ``returned_to_hand``, reason ``together``).
+player's arm (the engine's ``returned_to_hand``, reason ``together``); ``boxed`` has that
+share of the "no one can play" moments played with no tap: the pile cleared into the box
+and the coach's new card turned first (the players answer the page's question then).
 
 Not simulated: a copy slapped together on its twin (laid alone), a late answer to a
 covered card. The Gros Michi is laid by its player's arm;
@@ -65,7 +67,7 @@ log = logging.getLogger(__name__)
 GAME = "passe-eclair"
 NAMES = ("Léa", "Hugo", "Inès", "Tom")
 PERSON = "dashboard"          # a person tapping the page (the setup form, answers, what no camera sees)
-FAULT_KINDS = ("hand", "crooked", "burst", "unknown", "glare", "together")
+FAULT_KINDS = ("hand", "crooked", "burst", "unknown", "glare", "together", "boxed")
 # one card at a time on the pile unless the together fault is on; no late answer
 STYLE = PlayoutStyle(together_rate=0.0, late_rate=0.0)
 MICHI_QUESTIONS = ("camera_michi_partner", "camera_michi_blocked")
@@ -194,6 +196,7 @@ class CameraPasseEclairTable(LiveCardTable):
         self._steps: Any = None
         self._michi_target: int | None = None                     # who the Michi player swaps with (truth)
         self.returned: list[tuple[str, int]] = []                 # cards laid together on top, taken back (truth)
+        self._boxing = False                                      # the pile boxed with no "no one can play" tap
 
     # ---------------------------------------------------------------- setup
     def new_game(self) -> None:
@@ -260,6 +263,9 @@ class CameraPasseEclairTable(LiveCardTable):
                 self._answer()
                 self._clear()
                 self._michi_target = None
+            elif kind == BLOCKED and any(e["type"] == "start_card" for e in outcome.events) and self._hit("boxed"):
+                self._boxing = True   # boxed with no tap: the coach's new card comes next, the page asks
+                self._clear()
             else:
                 if kind == ROUND:
                     self._count(outcome)
@@ -417,6 +423,9 @@ class CameraPasseEclairTable(LiveCardTable):
                 self._fig.questions += 1
             elif kind == "camera_under":
                 choice = self._under(alert, ids)
+                self._fig.questions += 1
+            elif kind == "camera_boxed":   # "could no one play?": yes if the players boxed the pile so
+                choice, self._boxing = ("yes" if self._boxing else "no"), False
                 self._fig.questions += 1
             else:
                 self._fig.alerts += 1

@@ -45,6 +45,7 @@ from table.observations import (
 )
 from table.passe_eclair import ALL_CARD_IDS, DOG, MICHI, BadInput, IllegalAction, card_label
 from table.passe_eclair import camera_lost as lost
+from table.passe_eclair.camera_boxed import BOXED, Boxed
 from table.passe_eclair.camera_michi import KINDS as MICHI_KINDS
 from table.passe_eclair.camera_michi import MichiQuestions
 from table.passe_eclair.camera_together import UNDER, Together
@@ -65,16 +66,22 @@ class PileCamera:
         self.a, self._apply = adapter, apply
         self.michi = MichiQuestions(adapter, apply)
         self.together = Together(self)
+        self.boxed = Boxed(self)
 
     def observe(self, obs: Observation) -> None:
         self.together.withdraw_stale()
+        if obs.kind in (CARD_SEEN, CARD_UNKNOWN) and obs.data.get("zone") == PILE_ZONE and self.boxed.waiting(obs):
+            return   # the pile was cleared: asked what happened first (camera_boxed.py)
         if obs.kind in (CARD_UNKNOWN, CARD_UNKNOWN_GONE):
             self._unknown(obs)
             return
         card = obs.data.get("card")
         if obs.kind == CARD_GONE and obs.data.get("zone") == PILE_ZONE:
             self.together.gone(obs)    # taken back? (camera_together.py)
-            lost.top_gone(self, obs)   # never lost silently (camera_lost.py)
+            if self.boxed.gone(obs):   # or the whole pile cleared (camera_boxed.py)
+                self.together.taken = None
+            else:
+                lost.top_gone(self, obs)   # never lost silently (camera_lost.py)
         if obs.kind == CARD_SEEN and obs.data.get("zone") == PILE_ZONE:
             lost.pile_seen(self)
         if obs.kind != CARD_SEEN or obs.data.get("zone") != PILE_ZONE or card not in ALL_CARD_IDS:
@@ -161,7 +168,7 @@ class PileCamera:
         of a "which card" one (then placed as if the camera had named it); False if the
         alert is not one of this module's."""
         alert = self.a.find_alert(str(obs.data.get("alert")))
-        if alert is None or alert.kind not in (WHO_PLACED, WHICH_CARD, lost.TWIN, UNDER, *MICHI_KINDS):
+        if alert is None or alert.kind not in (WHO_PLACED, WHICH_CARD, lost.TWIN, UNDER, BOXED, *MICHI_KINDS):
             return False
         alert.resolved = str(obs.data.get("choice"))
         if alert.kind == lost.TWIN:
@@ -172,6 +179,9 @@ class PileCamera:
             return True
         if alert.kind == UNDER:
             self.together.resolve(alert, obs)
+            return True
+        if alert.kind == BOXED:
+            self.boxed.resolve(alert, obs)
             return True
         if alert.kind == WHICH_CARD:
             t = alert.expected["obs"].get("landed", alert.expected["t"])

@@ -62,3 +62,26 @@ def test_with_the_together_fault_the_page_keeps_the_truths_pile_and_hands(model,
     assert view["hand_sizes"] == table.mind.hand_sizes()
     assert session.snapshot()["alerts"] == []
     _camera_only(session)
+
+
+def test_a_pile_boxed_before_the_tap_is_one_question_and_the_new_card_is_the_start_card(model, session):
+    """(The ``boxed`` fault, beside the together one.) No one can play: the players box the
+    pile and the coach turns the next card before anyone taps. The camera sees the pile
+    leave and a card on the empty pile: asked "could no one play?", yes: the new start card
+    (it was placed as the coach's card on the old pile)."""
+    table = CameraPasseEclairTable(session, model, seed=3, players=(3,))
+    table.new_game()
+    coach = table.mind.coach
+    table._lay("leon-marlon", None)
+    table._lay("marlon-fabi", (coach + 1) % 3)
+    table._lay("fabi-rocce", (coach + 2) % 3)
+    sizes = session.snapshot()["view"]["hand_sizes"]
+    table._boxing = True
+    table._clear()
+    table._lay("rocce-leon", None)
+    view = session.snapshot()["view"]
+    assert [(e["card"], e["by"]) for e in view["pile"]] == [("rocce-leon", None)]
+    assert view["phase"] == "playing" and view["hand_sizes"] == sizes
+    assert table._fig.asked == {"camera_boxed": 1} and session.snapshot()["alerts"] == []
+    assert not [o for o in session.log.read() if o.kind == "passe_eclair.blocked"]   # never typed
+    _camera_only(session)
