@@ -24,7 +24,7 @@ import numpy as np
 from vision.background import TableBackground
 from vision.features import NEXT, order_clockwise
 from vision.outline import edge_loops, edge_mask, grow_to_outer_edge, snap_outermost
-from vision.sides import crossing, fitted_corners, peak, profiles, side_normals
+from vision.sides import crossing, darkest, fitted_corners, peak, profiles, side_normals
 
 
 @dataclass
@@ -193,7 +193,7 @@ def snap_to_edges(frame: np.ndarray, corners: np.ndarray, min_step: float = 12.0
         return np.asarray(corners, np.float32)
     q, a, b, d, n = sides
     base, prof = profiles(frame, a, b, n, SNAP_T, SNAP_OFFSETS)
-    paper = prof.min(axis=3)                                   # the darkest channel: high on paper
+    paper = darkest(prof)                                      # the darkest channel: high on paper
     ok, at = peak(-(paper[..., 2:] - paper[..., :-2]), min_step)  # the fall from paper to cloth, outwards
     edge = base + (SNAP_OFFSETS[0] + at * 0.5)[..., None] * n[:, None, :]
     return fitted_corners(q, a, d, edge, ok, min_points=5, max_move=8)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.sides import crossing, fitted_corners, peak, profiles, side_normals
+from vision.sides import colour_step, crossing, fitted_corners, peak, profiles, side_normals
 
 CANNY_LOW, CANNY_HIGH = 30, 80      # Sobel-3 gradient levels (x4 grey levels) of a card's edge
 _THICKEN = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3))
@@ -62,7 +62,7 @@ def snap_any(frame: np.ndarray, corners: np.ndarray, min_step: float = 10.0) -> 
         return np.asarray(corners, np.float32)
     q, a, b, d, n = sides
     base, prof = profiles(frame, a, b, n, SNAP_T, SNAP_OFFSETS)
-    ok, at = peak(np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3), min_step)  # the largest colour change
+    ok, at = peak(colour_step(prof), min_step)  # the largest colour change
     edge = base + (SNAP_OFFSETS[0] + at * 0.5)[..., None] * n[:, None, :]
     return fitted_corners(q, a, d, edge, ok, min_points=6, max_move=6)
 
@@ -89,7 +89,7 @@ def grow_to_outer_edge(frame: np.ndarray, corners: np.ndarray, min_step: float =
     offs = np.arange(3.0, reach, 0.5, dtype=np.float32)   # from 3 px: the field's own ink line is not the edge
     t = np.linspace(0.2, 0.8, 12, dtype=np.float32)
     base, prof = profiles(frame, a, b, n, t, offs)
-    grad = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3)           # (4, 12, offsets - 2)
+    grad = colour_step(prof)           # (4, 12, offsets - 2)
     j = np.argmax(grad, axis=2)
     strong = np.take_along_axis(grad, j[..., None], axis=2)[..., 0] >= min_step
     moves, lines = [], []
@@ -130,7 +130,7 @@ def snap_outermost(frame: np.ndarray, corners: np.ndarray, reach: float = 5.0, m
     inward = reach if inward is None else inward
     offs = np.arange(-inward, reach + 0.01, 0.5, dtype=np.float32)
     base, prof = profiles(frame, a, b, n, SNAP_T, offs)
-    grad = np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3)
+    grad = colour_step(prof)
     top = grad.max(axis=2, keepdims=True)
     strong = (grad >= np.maximum(min_step, 0.5 * top))
     last = grad.shape[2] - 1 - np.argmax(strong[:, :, ::-1], axis=2)          # outermost strong sample

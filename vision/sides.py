@@ -45,6 +45,18 @@ def profiles(frame: np.ndarray, a: np.ndarray, b: np.ndarray, n: np.ndarray, t: 
     return base, bgr.astype(np.float32).reshape(4, len(t), len(offsets), 3)
 
 
+def colour_step(prof: np.ndarray) -> np.ndarray:
+    """The largest colour channel's central difference along each normal of ``prof``
+    (4, T, O, 3) → (4, T, O - 2) (channel by channel: numpy's max over a last axis of 3 is slow)."""
+    step = np.abs(prof[:, :, 2:] - prof[:, :, :-2])
+    return np.maximum(np.maximum(step[..., 0], step[..., 1]), step[..., 2])
+
+
+def darkest(prof: np.ndarray) -> np.ndarray:
+    """The darkest colour channel of ``prof`` (..., 3)."""
+    return np.minimum(np.minimum(prof[..., 0], prof[..., 1]), prof[..., 2])
+
+
 def peak(grad: np.ndarray, min_step: float) -> tuple[np.ndarray, np.ndarray]:
     """On each normal of ``grad`` (4, T, O-2: a central difference, larger = steeper), the
     steepest sample refined by a parabola: ``(ok, position)``, the position counted in

@@ -19,6 +19,7 @@ from vision.model import CardModel
 from vision.outline import edge_mask, fill_holes
 from vision.profile import TableProfile
 from vision.recognise import CardRecogniser
+from vision.sides import colour_step, darkest
 from vision.synth.scene import Placement, SceneStyle, _background, random_camera, random_scene, render_table
 from vision.verify import FineCheck, fine
 
@@ -151,3 +152,9 @@ def test_a_repeated_frame_gets_the_same_seats(monkeypatch):
 def test_smoothing_from_8_bits_is_gaussian_blur_of_the_float_image(seed):
     image = cv2.resize(random_scene(seed, "passe-eclair", 5).image, (640, 360), interpolation=cv2.INTER_AREA)
     assert np.array_equal(smooth(image), cv2.GaussianBlur(image.astype(np.float32), (0, 0), SMOOTH))
+
+
+def test_channel_by_channel_max_and_min_are_numpys():
+    prof = np.random.default_rng(4).uniform(0, 255, (4, 16, 21, 3)).astype(np.float32)
+    assert np.array_equal(colour_step(prof), np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3))
+    assert np.array_equal(darkest(prof), prof.min(axis=3))
