@@ -195,7 +195,7 @@ class CameraPasseEclairTable(LiveCardTable):
         self._fig = RoundFigures()
         self._steps: Any = None
         self._michi_target: int | None = None                     # who the Michi player swaps with (truth)
-        self.returned: list[tuple[str, int]] = []                 # cards laid together on top, taken back (truth)
+        self.returned: list[tuple[str, int, float]] = []          # laid together on top, taken back (card, by, when)
         self._boxing = False                                      # the pile boxed with no "no one can play" tap
 
     # ---------------------------------------------------------------- setup
@@ -343,8 +343,8 @@ class CameraPasseEclairTable(LiveCardTable):
         asked = self._answer_all()
         # its player sees it went on too late and takes it back
         taken = [rig._image(self.pile, [b], 1.0)]
+        self.returned.append((other, other_seat, self.when[-1]))
         del self.pile[-1], self.by[-1], self.when[-1]
-        self.returned.append((other, other_seat))
         rig.show(taken + [rig._image(lower, [b], 0.8), rig._image(lower, [b], 0.5)])
         rig.settle(self.pile, card=card)
         asked += self._answer_all()
@@ -406,7 +406,7 @@ class CameraPasseEclairTable(LiveCardTable):
             if kind == "camera_who_placed":
                 card = alert["expected"]["card"]
                 seat = next((s for (c, *_), s in [*zip(reversed(self.pile), reversed(self.by)),
-                                                  *(((c,), s) for c, s in reversed(self.returned))]
+                                                  *(((c,), s) for c, s, _ in reversed(self.returned))]
                              if c == card), None)
                 choice = str(seat) if str(seat) in ids else None
                 self._fig.questions += 1
@@ -464,10 +464,12 @@ class CameraPasseEclairTable(LiveCardTable):
             return "back"
         i = max((j for j, (c, _) in enumerate(laid) if c == card), default=None)
         if i is None:   # laid on it and taken back since (the upper card of a pair)
-            seat = next((s for c, s in reversed(self.returned) if c == card), None)
+            seat = next((s for c, s, _ in reversed(self.returned) if c == card), None)
             return None if seat is None or f"on:{seat}" not in ids else f"on:{seat}"
         # on it if the card it lies on is the copy of ``over`` that landed about when the page says
-        on = i > 0 and laid[i - 1][0] == over and abs(self.when[i - 1] - alert["expected"]["over_t"]) <= OVER_SLACK_S
+        over_t = alert["expected"]["over_t"]
+        taken = any(c == over and abs(w - over_t) <= OVER_SLACK_S for c, _, w in self.returned)
+        on = not taken and i > 0 and laid[i - 1][0] == over and abs(self.when[i - 1] - over_t) <= OVER_SLACK_S
         choice = ("on:" if on else "under:") + str(laid[i][1])
         return choice if choice in ids else None
 
