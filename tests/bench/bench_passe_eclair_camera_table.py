@@ -4,6 +4,7 @@ pipeline into a session, with and without faults.
 
     .venv/bin/python tests/bench/bench_passe_eclair_camera_table.py --minutes 6 --faults hand@0.1,burst@0.1
     .venv/bin/python tests/bench/bench_passe_eclair_camera_table.py --minutes 4 --settings "none;glare@0.2;hand@0.2"
+    .venv/bin/python tests/bench/bench_passe_eclair_camera_table.py --minutes 6 --seed 41 --settings "together@0.2"
 
 Per run: rounds and placements played, the share of placements shown with no tap, the
 questions and other alerts per round (each answered by one tap), the entries typed for
