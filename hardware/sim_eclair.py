@@ -88,6 +88,7 @@ class RoundFigures:
     questions: int = 0         # "who laid it?" / "which card?" answered
     alerts: int = 0            # other alerts (refusals...) closed with one tap
     typed: int = 0             # what no camera sees, tapped: spot, blocked, round tokens, spend
+    together: int = 0          # pairs slapped together (the together fault), the upper card taken back
     tapped_in: int = 0         # cards laid that the camera lost with no question, tapped in by their player
     wrong: list[str] = field(default_factory=list)   # shown and contradicted by the truth
     behind: int = 0            # steps after which the page had not caught up yet
@@ -323,6 +324,7 @@ class CameraPasseEclairTable(LiveCardTable):
         ``other_seat`` on it ``gap`` s later (a few frames, both arms in), left there a
         moment, then taken back by its player (the upper card goes back to hand)."""
         rig, a, b = self.rig, seat, other_seat
+        self._fig.together += 1
         frames = min(4, max(1, round(gap * rig.fps)))   # the window is 4-5 frames at 30 fps
         shown_before = self._shown_pile()
         before = list(self.pile)

@@ -58,7 +58,7 @@ def run(model: Path, minutes: float, faults: str, seed: int, rounds: int = 0) ->
             "questions_per_round": sum(f.questions for f in figs) / max(1, len(figs)),
             "alerts_per_round": sum(f.alerts for f in figs) / max(1, len(figs)),
             "typed_per_round": sum(f.typed for f in figs) / max(1, len(figs)),
-            "tapped_in": sum(f.tapped_in for f in figs),
+            "tapped_in": sum(f.tapped_in for f in figs), "together": sum(f.together for f in figs),
             "steps_behind": sum(f.behind for f in figs), "steps": sum(f.steps for f in figs),
             "asked": {k: sum(f.asked.get(k, 0) for f in figs) for k in sorted({k for f in figs for k in f.asked})},
             "frames": sum(f.frames for f in figs), "wrong": len(wrong), "wrong_first": wrong[:3],
