@@ -14,7 +14,9 @@ watcher for a game with a deck (its model: ``<models>/<deck>``, the enrolment pa
 or the spec's ``camera`` factory (the cups). A game with neither (Passe-Murailles) is not
 read here. A camera that cannot be opened or stops giving frames (a loose cable) is
 reopened every ``retry_s`` seconds; a missing deck model or hidden markers are health
-warnings on the page, in French and English; nothing is guessed meanwhile. A recording
+warnings on the page, in French and English; nothing is guessed meanwhile, but the game's
+deadlines still pass on a live camera's clock (Pass Pass asks "who took it?" with the
+cable loose: a person can answer it while nothing is seen). A recording
 (a video file, an image folder) is read once, to its end.
 
 The latest frame is kept for the enrolment page (:meth:`TableCamera.frames`): one camera,
@@ -41,6 +43,7 @@ log = logging.getLogger(__name__)
 # once with 3). Passe Éclair's pile keeps the quick default: a card may be covered by the next one
 # within half a second, and a card never reported would be a placement lost.
 CARD_UNKNOWN_FRAMES = 15
+DOWN_TICK_S = 0.1   # while a live camera is down, its clock is looked at this often for the game's deadlines
 
 
 class FrameTimer(DeadlineTimer):
@@ -141,6 +144,7 @@ class TableCamera:
         self._reader: Any = None
         self._reader_game = -1
         self._next_try = 0.0             # monotonic time of the next try at a reader that failed
+        self._clock: Callable[[], float] | None = None   # the last live camera's clock (its frames' times)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.timer = FrameTimer(session)   # the game's deadlines, on the frames' clock
@@ -182,9 +186,10 @@ class TableCamera:
                 self._warn("the camera cannot be opened: {exc}; trying again",
                            "la caméra ne s'ouvre pas : {exc} ; nouvel essai", exc=exc)
                 self.figures["reopens"] += 1
-                self._stop.wait(self.retry_s)
+                self._wait_down(self.retry_s)
                 continue
             self.figures["connected"] = True
+            self._clock = None if getattr(source, "finite", False) else getattr(source, "clock", None)
             try:
                 self._read(source)
             except (VisionError, OSError) as exc:
@@ -196,7 +201,16 @@ class TableCamera:
             if self.finished:
                 return
             self.figures["reopens"] += 1
-            self._stop.wait(self.retry_s)
+            self._wait_down(self.retry_s)
+
+    def _wait_down(self, seconds: float) -> None:
+        """Wait before the next try at the camera; a live camera's clock keeps the game's
+        deadlines passing meanwhile (a recording's clock stops with it)."""
+        end = time.monotonic() + seconds
+        while not self._stop.is_set() and (left := end - time.monotonic()) > 0:
+            if self._clock is not None:
+                self.timer.at(self._clock())
+            self._stop.wait(min(left, DOWN_TICK_S))
 
     def _read(self, source: Any) -> None:
         while not self._stop.is_set():

@@ -6,6 +6,7 @@ the part's own thread into a session on a SQLite file."""
 from __future__ import annotations
 
 import shutil
+import time
 
 import cv2
 import numpy as np
@@ -15,7 +16,7 @@ from hardware.camera import TableCamera
 from hardware.sim_cards import CameraPassPassTable, RoundFigures, rendered_model
 from table.log import EventLog
 from table.session import Session
-from vision.sources import ImageFolderSource
+from vision.sources import Frame, FrameSource, ImageFolderSource, SourceError
 
 
 @pytest.fixture(scope="module")
@@ -198,14 +199,10 @@ def test_passe_eclair_cards_laid_live_then_read_back_by_passetable_watch(eclair_
     assert [(c["card"], c["by"]) for c in lines[-1]["final"]["view"]["pile"]] == pile
 
 
-def test_a_card_carried_off_unseen_is_asked_once_the_take_window_has_passed_by_both_cameras(models, session,
-                                                                                           tmp_path, capsys):
-    """A card leaves the trick and comes to rest at no seat (carried off the table): the
-    simulated table's camera and a real table's camera part (reading those frames back)
-    both ask "who took it?" once a second of frames has passed, not at once, through a
-    logged ``tick`` on the frames' clock."""
-    from table.pass_pass.camera import TAKE_WINDOW
-
+def _carried_off_unseen(models):
+    """The simulated Pass Pass table films a trick whose last card leaves it and comes to
+    rest at no seat: (its session, the table, that card, the cards still lying), the frames
+    up to the card's going in ``table.camera.record``; nothing asked yet."""
     filmed = Session(EventLog(":memory:"))
     table = CameraPassPassTable(filmed, models / "pass-pass", seed=4, setups=((3, False),))
     table.camera.record = [table.camera.shot]
@@ -219,6 +216,18 @@ def test_a_card_carried_off_unseen_is_asked_once_the_take_window_has_passed_by_b
     cards = [(c, table.where[c][1], table.where[c][2]) for c in table.order]
     table.camera.show(cards, gone={(card, "trick")})                  # it leaves the trick: nothing asked yet
     assert filmed.snapshot()["alerts"] == [] and filmed.next_deadline() is not None
+    return filmed, table, card, cards
+
+
+def test_a_card_carried_off_unseen_is_asked_once_the_take_window_has_passed_by_both_cameras(models, session,
+                                                                                           tmp_path, capsys):
+    """A card leaves the trick and comes to rest at no seat (carried off the table): the
+    simulated table's camera and a real table's camera part (reading those frames back)
+    both ask "who took it?" once a second of frames has passed, not at once, through a
+    logged ``tick`` on the frames' clock."""
+    from table.pass_pass.camera import TAKE_WINDOW
+
+    filmed, table, card, cards = _carried_off_unseen(models)
     table.camera.show(cards, expect={("none", "none")}, in_step=lambda: bool(filmed.snapshot()["alerts"]))
     alert, = filmed.snapshot()["alerts"]
     assert alert["kind"] == "camera_take_question" and alert["expected"]["card"] == card
@@ -251,3 +260,63 @@ def test_a_card_carried_off_unseen_is_asked_once_the_take_window_has_passed_by_b
     kinds = [x["observation"]["kind"] if "observation" in x else x["alert"]["kind"] for x in lines
              if "observation" in x or "alert" in x]
     assert kinds[kinds.index("tick") + 1] == "camera_take_question" and kinds.count("camera_take_question") == 1
+
+
+class _LooseCable(FrameSource):
+    """A live camera (not a recording): ``images`` in turn, each stamped by its clock at
+    30 fps, then its cable comes loose (an error, and it cannot be opened again); its
+    clock runs on after the last image as the wall's does."""
+
+    def __init__(self, images):
+        self.images, self.index, self._loose_at = images, 0, None
+
+    def clock(self) -> float:
+        if self._loose_at is None:
+            return self.index / 30.0
+        return (len(self.images) - 1) / 30.0 + time.monotonic() - self._loose_at
+
+    def read(self) -> Frame:
+        if self.index >= len(self.images):
+            self._loose_at = self._loose_at or time.monotonic()
+            raise SourceError("the camera stopped delivering frames", "la caméra ne donne plus d'images")
+        frame = Frame(self.images[self.index], self.clock(), self.index)
+        self.index += 1
+        return frame
+
+
+def test_who_took_it_is_asked_even_when_the_camera_is_unplugged_just_after(models, session):
+    """The card leaves the trick for no seat, then the camera's cable comes loose: the page
+    still asks "who took it?" once the take window has passed on the camera's clock (a
+    person can answer while nothing is seen), and says the camera is gone."""
+    from table.pass_pass.camera import TAKE_WINDOW
+
+    filmed, table, card, _ = _carried_off_unseen(models)
+    cable = _LooseCable(table.camera.record)
+    opened = []
+
+    def open_camera():
+        if opened:
+            raise SourceError("no camera on /dev/video0", "pas de caméra sur /dev/video0")
+        opened.append(cable)
+        return cable
+
+    start = next(o for o in filmed.log.read() if o.kind == "game_start")
+    session.start_game("pass-pass", {k: v for k, v in start.data["options"].items() if v is not None},
+                       source="dashboard")
+    camera = TableCamera(session, open_camera, models, retry_s=0.3)
+    camera.start()
+    try:
+        for _ in range(1200):   # the frames read (a few seconds), then the take window on the wall
+            if session.snapshot()["alerts"]:
+                break
+            camera._stop.wait(0.1)
+    finally:
+        camera.stop()
+    alert, = session.snapshot()["alerts"]
+    assert alert["kind"] == "camera_take_question" and alert["expected"]["card"] == card
+    log = list(session.log.read())
+    gone = next(o for o in log if o.kind == "card_gone" and o.data["card"] == card)
+    tick, = [o for o in log if o.kind == "tick"]
+    assert tick.source == "timer" and tick.t > gone.t + TAKE_WINDOW and cable._loose_at is not None
+    health = session.snapshot()["health"]["camera"]
+    assert not health["connected"] and health["reopens"] >= 1 and health["frames"] == len(table.camera.record)
