@@ -94,9 +94,11 @@ class PileCamera:
         if g.phase in ("dealt", "turning"):
             self._apply(obs, "passe_eclair.start_card", {"card": card}, t)
             return
+        hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
+        if g.phase == "round_won" and self.together.unwon(obs, card, t, hands):   # the winning card taken back
+            return
         if g.phase not in ("playing", "michi"):
             return
-        hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
         if self.together.seen(obs, card, t, hands) or g.phase != "playing":   # the card under a card taken back
             return
         if len(hands) == 1:
@@ -123,8 +125,10 @@ class PileCamera:
             self.michi.laid(obs, seat, t)
             if self.a.g.top is not None and self.a.g.top.card == MICHI and self.a.g.top.t == t:
                 self.together.placed(hands)
-        elif self._apply(obs, "passe_eclair.place", {"seat": seat, "card": card}, t):
-            self.together.placed(hands)
+        else:
+            before = self.a.g.copy() if self.a.g.hand_sizes[seat] == 1 else None   # its last card: may win
+            if self._apply(obs, "passe_eclair.place", {"seat": seat, "card": card}, t):
+                self.together.placed(hands, before, seat, t)
 
     def _seen_again(self, card: str) -> bool:
         """The card on top already, or the card of an open "who laid it?": seen again (a

@@ -47,7 +47,7 @@ class Together:
     the top card seen leaving (``taken``: its serial and when)."""
 
     def __init__(self, cam: PileCamera):
-        self.cam, self.hands_at, self.taken = cam, {}, None
+        self.cam, self.hands_at, self.taken, self.won = cam, {}, None, None
 
     def withdraw_stale(self) -> None:
         """An open "under it or on it?" whose top card is no longer on top: moot."""
@@ -57,10 +57,36 @@ class Together:
                                         or g.top.serial != alert.expected.get("serial", g.top.serial)):
                 alert.resolved = "moot"
 
-    def placed(self, hands: list[int]) -> None:
-        """The card just placed landed with ``hands`` in."""
-        if self.cam.a.g.top is not None:
-            self.hands_at[self.cam.a.g.top.serial] = list(hands)
+    def placed(self, hands: list[int], before: Any = None, seat: int | None = None, t: float = 0.0) -> None:
+        """The card just placed landed with ``hands`` in (``before``: the game before it, if
+        it was its player's last card: kept while that won the round, in case it is taken back)."""
+        g = self.cam.a.g
+        if g.top is not None:
+            self.hands_at[g.top.serial] = list(hands)
+        self.won = {"game": before, "seat": seat, "t": t, "hands": list(hands)} \
+            if before is not None and g.phase == "round_won" else None
+
+    def unwon(self, obs: Observation, card: str, t: float, hands: list[int]) -> bool:
+        """A card seen on the pile soon after a player won the round with their last card,
+        with only that player's hand in: that card was taken back (it had landed together on
+        this one, which lay under it). The round is not won: the game as before it, and this
+        card placed just before it, by the other hand that was in (else asked)."""
+        won = self.won
+        if won is None or t - won["t"] > TAKEN_BACK_S or set(hands) != {won["seat"]}:
+            return False
+        a, self.won = self.cam.a, None
+        a.g = won["game"]
+        a.say(obs.t, f"Cards landed together: {a._names('en')[won['seat']]} takes their last card back, the round "
+                     "goes on.",
+              f"Cartes posées ensemble : {a._names('fr')[won['seat']]} reprend sa dernière carte, le tour continue.",
+              kind="alert", seq=obs.seq)
+        others = [s for s in won["hands"] if s != won["seat"]]
+        if len(others) == 1:
+            self.cam._place(obs, others[0], card, won["t"] - FRAME_S, others)
+        else:
+            self.cam.ask_who(obs, card, won["t"] - FRAME_S, others,
+                             [s for s in range(a.g.players) if s != won["seat"]])
+        return True
 
     def gone(self, obs: Observation) -> None:
         """The camera saw ``card`` leave the pile: the top card, laid lately? Remembered."""

@@ -135,3 +135,24 @@ def test_a_gros_michi_slapped_on_the_lower_card_and_taken_back_swaps_nothing():
     view = session.snapshot()["view"]
     assert _pile(session)[-2:] == [("dog", 1), ("marlon-fabi", 2)] and view["phase"] == "playing"
     assert view["hand_sizes"] == [7, 5, 6] and session.snapshot()["alerts"] == []
+
+
+def test_a_last_card_laid_together_on_top_and_taken_back_does_not_win_the_round():
+    """2 players: Léa (0) is down to her last card; Hugo's card and hers land together, hers
+    on top: the camera names hers first (she wins on the page), then she takes it back and
+    Hugo's shows: the round goes on, Hugo's card placed."""
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 2, "names": ["Léa", "Hugo"]}, source="test")
+    _seen(session, "leon-marlon", hands=[], landed=1.0)
+    for i, card in enumerate(("marlon-fabi", "fabi-rocce", "rocce-vanessa", "vanessa-leon", "leon-marlon",
+                              "marlon-fabi")):
+        _seen(session, card, hands=[0], landed=2.0 + i)
+    _seen(session, "fabi-rocce", hands=[0, 1], landed=10.0)
+    who, = session.snapshot()["alerts"]
+    session.resolve(who["id"], "0")
+    assert session.snapshot()["view"]["phase"] == "round_won"
+    _seen(session, "fabi-leon", hands=[0], landed=11.0)
+    view = session.snapshot()["view"]
+    assert view["phase"] == "playing" and view["hand_sizes"] == [1, 6]
+    assert _pile(session)[-2:] == [("marlon-fabi", 0), ("fabi-leon", 1)]
+    assert "takes their last card back" in session.snapshot()["feed"][-2]["text"]["en"]
