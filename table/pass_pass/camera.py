@@ -12,11 +12,17 @@ table profile (``trick``, ``seat1`` … ``seat6``; seat ``i`` of the game sits b
   allowed sets; a forced take is applied by the engine already, and the camera only checks
   the cards went to the right seat). The card's name comes from the trick (each was named
   while it lay there, or tapped when it could not be), the seat from where a card came to
-  rest: named there as that card, or unnamed (a pile's top read badly), or misread as a
-  card still lying in the trick (which takes nothing). Two seats at once → "who took it?";
-  no seat yet → the card waits a ``TAKE_WINDOW`` for a card coming to rest at one seat (the
-  taker's pile is often named or found unnamed a little after the card left the trick), and
-  only then, with still no seat, asks "who took it?". The wait ends on the next fact or on a
+  rest: named there as that card, or unnamed (a pile's top read badly). Two seats at once →
+  "who took it?"; no seat yet → the card waits a ``TAKE_WINDOW`` for a card coming to rest at
+  one seat (the taker's pile is often named or found unnamed a little after the card left the
+  trick), and only then, with still no seat, asks "who took it?". A card named at a seat as a
+  card still lying in the trick is that card on its way (its ``card_gone`` comes a few frames
+  later) until it has stayed in the trick a whole window: only then is it a misread of the
+  pile's top, the seat of the card that left around it. A take seen at a seat whose turn has
+  not come while an earlier take is unplaced waits for it (no "wrong taker" alert for a
+  take the camera has not placed yet); a card laid in the trick while a take is unplaced (the
+  players have moved on) asks "who took it?" at once and is played once it is answered,
+  never refused as laid too early. The wait ends on the next fact or on a
   ``tick`` (the adapter's ``next_deadline()``; the camera's frame timer submits it, see
   ``hardware/camera.py`` ``FrameTimer``), so a question never shows for a moment only to be
   withdrawn, and a replay asks at the same place;
@@ -105,6 +111,11 @@ class CameraReader:
         # trick cards that left during a take with no seat seen yet: (card id, frame time);
         # "who took it?" is asked once TAKE_WINDOW has passed with no card coming to rest at a seat
         self.unseen: list[tuple[str, float]] = []
+        # takes seen at a seat whose turn has not come while an earlier take is still unplaced
+        # (a card that left unseen, or asked about): (the fact, card id, seat), placed after it
+        self.held: list[tuple[Observation, str, int]] = []
+        # cards laid in the trick while a take is unplaced (the table has moved on): played after it
+        self.held_plays: list[Observation] = []
 
     def next_deadline(self) -> float | None:
         """When a ``tick`` must come if no fact does: the end of the take window of a card
@@ -146,6 +157,10 @@ class CameraReader:
 
     # ------------------------------------------------------------------ facts
     def observe(self, obs: Observation) -> None:
+        self._observe(obs)
+        self._replay_held()
+
+    def _observe(self, obs: Observation) -> None:
         self._expire(obs)
         if obs.kind == CARD_SEEN and obs.data.get("zone") == TRICK_ZONE and isinstance(obs.data.get("card"), str):
             self.in_trick.add(obs.data["card"])
@@ -206,17 +221,17 @@ class CameraReader:
             return
         recent = [a for a in self.arrivals if obs.t - a[1] <= TAKE_WINDOW]
         named = [a for a in recent if a[2] == card.id]
-        # read there as no card, or as a card still lying in the trick (a misread: that card has not moved)
-        blind = [a for a in recent if a[2] is None or (a[2] in self.in_trick and a[2] != card.id)]
+        blind = [a for a in recent if a[2] is None]   # read there as no card
         if named:
             used = named[-1:]
-        elif len({a[0] for a in blind}) == 1:
+        elif len({a[0] for a in blind}) == 1 and not self.unseen:
             used = blind
-        elif blind:   # cards came to rest at two seats: the camera cannot say which took it
+        elif blind and not self.unseen:   # cards came to rest at two seats: the camera cannot say which took it
             self._ask_taker(obs, card)
             return
-        else:         # no seat yet: its pile may be read a moment later (asked once the window passes)
-            self.unseen.append((card.id, obs.t))
+        else:   # no seat yet, or one read as a card still in the trick (that card may be leaving for it: its
+            # card_gone comes later), or an unnamed card that may be the pile of a card that left unseen before
+            self.unseen.append((card.id, obs.t))   # decided once the window passes
             return
         self.arrivals = [a for a in self.arrivals if a not in used]
         self._at_seat(obs, card, used[-1][0])
@@ -238,7 +253,7 @@ class CameraReader:
         misread; None: unnamed; ``foreign``: named as a card not from the trick). It is the
         taker of the one card that left the trick unseen within the window, or waits for a
         card leaving the trick."""
-        if len(self.unseen) == 1 and (name is None or name in self.in_trick):
+        if len(self.unseen) == 1 and name is None:
             card_id, _ = self.unseen.pop()
             self._at_seat(obs, self._card(card_id), seat)
             return
@@ -250,14 +265,7 @@ class CameraReader:
         named there that did not come from the trick is an alert; an unnamed one (a pile's
         top read badly) is no news."""
         now = obs.t
-        late = [u for u in self.unseen if now > u[1] + TAKE_WINDOW]
-        self.unseen = [u for u in self.unseen if u not in late]
-        g = self.a.g
-        for card_id, _ in late:
-            card = self._card(card_id)
-            if not g.is_over() and g.phase in TAKE_PHASES and card in g.table_cards:
-                self._ask_taker(Observation(obs.kind, now, obs.source, {"card": card_id, "zone": TRICK_ZONE},
-                                            seq=obs.seq), card)
+        self._decide_unseen(obs, [u for u in self.unseen if now > u[1] + TAKE_WINDOW])
         old = [a for a in self.arrivals if now > a[1] + TAKE_WINDOW]
         if not old:
             return
@@ -266,6 +274,49 @@ class CameraReader:
             if foreign is not None and not self.a.g.is_over():   # not from the trick, or another seat's card
                 self._at_seat(Observation("card_seen", t, "camera", {"card": foreign, "zone": f"seat{seat + 1}"}),
                               self._card(foreign), seat)
+
+    def _decide_unseen(self, obs: Observation, late: list[tuple[str, float]], *, waited: bool = True) -> None:
+        """The cards of ``late`` left the trick with no seat seen and the wait is over: the seat
+        of a misread pile top (see :meth:`_misread_at`; only once a whole window has shown the
+        card read there stayed in the trick), else "who took it?"."""
+        self.unseen = [u for u in self.unseen if u not in late]
+        g = self.a.g
+        for card_id, left in late:
+            card = self._card(card_id)
+            if not g.is_over() and g.phase in TAKE_PHASES and card in g.table_cards:
+                at = Observation(obs.kind, obs.t, obs.source, {"card": card_id, "zone": TRICK_ZONE}, seq=obs.seq)
+                misread = self._misread_at(card_id, left) if waited else None
+                if misread is not None:
+                    self._at_seat(at, card, misread)
+                else:
+                    self._ask_taker(at, card)
+
+    def _misread_at(self, card_id: str, left: float) -> int | None:
+        """The one seat where, around the time ``card_id`` left the trick, a card came to rest
+        read as a card that has stayed in the trick a whole window since (so a misread of
+        the pile's top, not that card on its way), or None."""
+        suspects = [a for a in self.arrivals if abs(a[1] - left) <= TAKE_WINDOW and a[2] is not None
+                    and a[2] != card_id and a[2] in self.in_trick]
+        if len({a[0] for a in suspects}) != 1:
+            return None
+        self.arrivals = [a for a in self.arrivals if a not in suspects]
+        return suspects[0][0]
+
+    def _pending_take(self) -> bool:
+        """A card left the trick and its taker is not known yet (waiting, or asked)."""
+        return bool(self.unseen) or any(a.kind == "camera_take_question" for a in self.a.open_alerts())
+
+    def _replay_held(self) -> None:
+        """Place the takes held back for an earlier one, once it is placed (or still hold them)."""
+        held, self.held = self.held, []
+        for obs, card_id, seat in held:
+            if not self.a.g.is_over():
+                self._at_seat(obs, self._card(card_id), seat)
+        if self.held_plays and not self._pending_take():
+            plays, self.held_plays = self.held_plays, []
+            for obs in plays:
+                if not self.a.g.is_over():
+                    self._in_trick(obs, self._card(obs.data["card"]))
 
     def _not_from_trick(self, obs: Observation, card, seat: int) -> None:
         self._alert(obs, "camera_not_from_trick",
@@ -315,6 +366,13 @@ class CameraReader:
         g = self.a.g
         if card in g.table_cards:
             return   # already played (typed on the page, or seen again after a hand passed over it)
+        if g.phase in TAKE_PHASES and self._pending_take():
+            # the table has moved on to the next trick: the take it has not placed is asked now, the
+            # card played once it is answered
+            if not any(h.data.get("card") == card.id for h in self.held_plays):
+                self.held_plays.append(obs)
+            self._decide_unseen(obs, list(self.unseen), waited=False)
+            return
         if g.phase != "play":
             self._alert(obs, "camera_extra_card",
                         f"{card.name('en')} was laid in the trick before it was taken: take it back "
@@ -398,7 +456,11 @@ class CameraReader:
         if card not in g.table_cards:
             self._not_from_trick(obs, card, seat)
             return
-        if g.phase in ("first_take", "second_take") and seat != g.to_act:
+        if g.phase in TAKE_PHASES and seat != g.to_act and self._pending_take():
+            if not any(h[1:] == (card.id, seat) for h in self.held):   # its turn comes once the earlier is placed
+                self.held.append((obs, card.id, seat))
+            return
+        if g.phase in TAKE_PHASES and seat != g.to_act:
             self._alert(obs, "camera_wrong_taker",
                         f"{self._name(seat, 'en')} took {card.name('en')}, but {self._waiting('en')}: "
                         "put it back in the trick.",
@@ -486,4 +548,5 @@ class CameraReader:
                 self.apply(RecordMember(alert.expected["team"], int(alert.resolved)), obs)
         except (IllegalAction, InvalidInput) as exc:
             self.a.refuse_entry(obs, exc.en, exc.fr)
+        self._replay_held()
         return True

@@ -273,7 +273,9 @@ def test_a_card_leaving_the_trick_for_a_seat_that_cannot_name_it_is_a_take_by_th
     assert card in session.snapshot()["view"]["seats"][first]["in_front"]
 
 
-def test_a_seat_reading_a_card_still_in_the_trick_takes_the_card_that_left():
+def test_a_seat_reading_a_card_still_in_the_trick_takes_the_card_that_left_once_that_card_stayed():
+    """The pile's top read as a trick card that then stays in the trick a whole window: a
+    misread, the seat of the card that left. Until then it may be that card on its way."""
     session = Session(EventLog(":memory:"))
     _start(session, 4)
     view = _trick_at(session, 10.0)
@@ -284,9 +286,83 @@ def test_a_seat_reading_a_card_still_in_the_trick_takes_the_card_that_left():
     seats = session.snapshot()["view"]["seats"]
     assert misread not in seats[first]["in_front"] and card not in seats[first]["in_front"]   # nothing yet
     _at(session, "card_gone", 20.17, card=card, zone="trick")
+    assert all(card not in s["in_front"] for s in session.snapshot()["view"]["seats"])   # not yet: no guess
+    assert session.next_deadline() == pytest.approx(21.17)
+    session.submit(Observation("tick", 21.2, "timer"))                   # misread stayed in the trick
     seats = session.snapshot()["view"]["seats"]
     assert card in seats[first]["in_front"] and misread not in seats[first]["in_front"]
     assert session.snapshot()["alerts"] == []
+
+
+def test_a_trick_card_named_at_a_seat_after_another_left_unseen_is_its_own_take_not_the_other():
+    """Seed 61, pile@0.1 (issue 13): the first winner's card left for their pile unread; the
+    next card was named on the second winner's pile before its card_gone. It used to be
+    taken as a misread of the first card there (a wrong-taker alert, then the first winner
+    given the wrong card in silence)."""
+    session = Session(EventLog(":memory:"))
+    _start(session, 4, first=0)
+    for i, card in enumerate(("yellow-1", "purple-7", "purple-6", "green-12")):
+        _at(session, "card_seen", 8.1 + 0.2 * i, card=card, zone="trick", corners_mm=[])
+    view = session.snapshot()["view"]
+    first = view["to_act"]
+    assert view["phase"] == "first_take" and "green-12" in view["prompt"]["options"]
+    second = (first + 1) % 4
+    _at(session, "card_gone", 8.97, card="green-12", zone="trick")                 # unread on its pile
+    _at(session, "card_seen", 9.10, card="yellow-1", zone=f"seat{second + 1}", corners_mm=[])
+    _at(session, "card_gone", 9.17, card="yellow-1", zone="trick")
+    _at(session, "card_seen", 9.30, card="purple-6", zone=f"seat{second + 1}", corners_mm=[])
+    _at(session, "card_unknown", 9.30, zone=f"seat{first + 1}", corners_mm=[], unknown=57)   # green-12's pile
+    _at(session, "card_gone", 9.37, card="purple-6", zone="trick")
+    seats = session.snapshot()["view"]["seats"]
+    assert "green-12" in seats[first]["in_front"] and "purple-6" not in seats[first]["in_front"]
+    assert sorted(seats[second]["in_front"]) == ["purple-6", "yellow-1"]     # the two lowest, as laid
+    assert session._adapter.alerts == []                                  # nothing said wrongly
+
+
+def test_an_unnamed_pile_after_two_cards_left_unseen_answers_neither():
+    """Seed 61 round 3, pile@0.1: two cards left for piles that could not be read, one
+    unnamed card showed on one of them; a card then put away (nobody took it) used to be
+    given to that seat in silence. Which card lies there the camera cannot say: both asked."""
+    session = Session(EventLog(":memory:"))
+    _start(session, 4, first=0)
+    for i, card in enumerate(("blue-4", "purple-9", "blue-9", "blue-6")):
+        _at(session, "card_seen", 34.0 + 0.2 * i, card=card, zone="trick", corners_mm=[])
+    view = session.snapshot()["view"]
+    first = view["to_act"]
+    _at(session, "card_gone", 34.87, card="blue-4", zone="trick")
+    _at(session, "card_gone", 35.07, card="blue-6", zone="trick")
+    _at(session, "card_unknown", 35.20, zone=f"seat{first + 1}", corners_mm=[], unknown=245)
+    _at(session, "card_gone", 35.57, card="blue-9", zone="trick")                 # put away
+    assert all(s["in_front"] == [] for s in session.snapshot()["view"]["seats"])  # no guess
+    session.submit(Observation("tick", 36.6, "timer"))
+    asked = sorted(a["expected"]["card"] for a in session.snapshot()["alerts"])
+    assert asked == ["blue-4", "blue-6", "blue-9"]
+    assert all(a["kind"] == "camera_take_question" for a in session.snapshot()["alerts"])
+    assert all(s["in_front"] == [] for s in session.snapshot()["view"]["seats"])
+
+
+def test_a_card_laid_while_a_take_is_unplaced_asks_it_now_and_is_played_once_answered():
+    """Seed 61 round 6, pile@0.1: a take the camera could not see (the pile's top unread, on
+    a pile already unread: nothing new shows) and the players already laying the next trick.
+    Those cards used to be refused ('laid before it was taken'), the page fell a trick
+    behind and then named wrong cards in front of seats."""
+    session = Session(EventLog(":memory:"))
+    _start(session, 3, first=0)
+    for i, card in enumerate(("blue-8", "yellow-8", "purple-3")):
+        _at(session, "card_seen", 68.3 + 0.2 * i, card=card, zone="trick", corners_mm=[])
+    view = session.snapshot()["view"]
+    first = view["to_act"]
+    taken = view["prompt"]["options"][0]
+    _at(session, "card_gone", 69.37, card=taken, zone="trick")                  # unread on an unread pile
+    _at(session, "card_seen", 69.90, card="blue-3", zone="trick", corners_mm=[])   # the next trick begins
+    alert, = session.snapshot()["alerts"]
+    assert alert["kind"] == "camera_take_question" and alert["expected"]["card"] == taken   # asked at once
+    assert "blue-3" not in [p["card"] for p in session.snapshot()["view"]["current_trick"]]   # not played yet
+    session.resolve(alert["id"], f"seat{first + 1}")
+    view = session.snapshot()["view"]
+    assert taken in view["seats"][first]["in_front"]
+    assert [p["card"] for p in view["current_trick"]] == ["blue-3"]     # played once the take is placed
+    assert session.snapshot()["alerts"] == []                              # and never refused
 
 
 def test_cards_coming_to_rest_at_two_seats_ask_who_took_it():
