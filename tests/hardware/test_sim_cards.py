@@ -148,3 +148,16 @@ def test_a_glare_spot_over_every_change_shows_no_wrong_card_and_costs_at_most_on
     assert session.snapshot()["alerts"] == []
     assert {o.source for o in session.log.read() if o.kind.startswith("card_")} == {"camera"}
     assert table.camera.glare_frames >= fig.steps   # the spot was drawn over the changes
+
+
+def test_seed_61_pile_faults_show_no_wrong_card_and_raise_no_alert(model_dir):
+    """Issue 13, the lead's bench case (pile@0.1, seed 61, round 1): a take whose card its
+    pile could not name, then the next take's card named on its pile before leaving the
+    trick. The first card used to go to the second winner ('wrong taker', dismissed) and the
+    first winner was then shown a card they never took (21 wrong steps)."""
+    session = Session(EventLog(":memory:"))
+    table = CameraPassPassTable(session, model_dir, seed=61, faults="pile@0.1")
+    fig = table.play_round()
+    assert fig.wrong == []
+    assert fig.alerts == 0 and fig.steps >= 40
+    assert {o.source for o in session.log.read() if o.kind.startswith("card_")} == {"camera"}
