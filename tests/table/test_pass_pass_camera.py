@@ -294,17 +294,23 @@ def test_a_seat_reading_a_card_still_in_the_trick_takes_the_card_that_left_once_
     assert session.snapshot()["alerts"] == []
 
 
+def _trick_laid(cards, t0):
+    """A 4-player game whose first trick is ``cards``, seen laid from ``t0`` on: (the
+    session, the seat that takes first)."""
+    session = Session(EventLog(":memory:"))
+    _start(session, 4, first=0)
+    for i, card in enumerate(cards):
+        _at(session, "card_seen", t0 + 0.2 * i, card=card, zone="trick", corners_mm=[])
+    return session, session.snapshot()["view"]["to_act"]
+
+
 def test_a_trick_card_named_at_a_seat_after_another_left_unseen_is_its_own_take_not_the_other():
     """Seed 61, pile@0.1 (issue 13): the first winner's card left for their pile unread; the
     next card was named on the second winner's pile before its card_gone. It used to be
     taken as a misread of the first card there (a wrong-taker alert, then the first winner
     given the wrong card in silence)."""
-    session = Session(EventLog(":memory:"))
-    _start(session, 4, first=0)
-    for i, card in enumerate(("yellow-1", "purple-7", "purple-6", "green-12")):
-        _at(session, "card_seen", 8.1 + 0.2 * i, card=card, zone="trick", corners_mm=[])
+    session, first = _trick_laid(("yellow-1", "purple-7", "purple-6", "green-12"), 8.1)
     view = session.snapshot()["view"]
-    first = view["to_act"]
     assert view["phase"] == "first_take" and "green-12" in view["prompt"]["options"]
     second = (first + 1) % 4
     _at(session, "card_gone", 8.97, card="green-12", zone="trick")                 # unread on its pile
@@ -323,12 +329,7 @@ def test_an_unnamed_pile_after_two_cards_left_unseen_answers_neither():
     """Seed 61 round 3, pile@0.1: two cards left for piles that could not be read, one
     unnamed card showed on one of them; a card then put away (nobody took it) used to be
     given to that seat in silence. Which card lies there the camera cannot say: both asked."""
-    session = Session(EventLog(":memory:"))
-    _start(session, 4, first=0)
-    for i, card in enumerate(("blue-4", "purple-9", "blue-9", "blue-6")):
-        _at(session, "card_seen", 34.0 + 0.2 * i, card=card, zone="trick", corners_mm=[])
-    view = session.snapshot()["view"]
-    first = view["to_act"]
+    session, first = _trick_laid(("blue-4", "purple-9", "blue-9", "blue-6"), 34.0)
     _at(session, "card_gone", 34.87, card="blue-4", zone="trick")
     _at(session, "card_gone", 35.07, card="blue-6", zone="trick")
     _at(session, "card_unknown", 35.20, zone=f"seat{first + 1}", corners_mm=[], unknown=245)
