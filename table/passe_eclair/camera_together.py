@@ -219,7 +219,8 @@ class Together:
     def _raise(self, obs: Observation, card: str, over: str, taker: int, landed_with: list[int],
                expected: dict[str, Any], *, back: bool = False) -> None:
         """"``card`` shows where ``over`` lay: under it (``over`` back to ``taker``), laid by
-        one of the other hands in when it landed first, or on it by ``taker``?" (``back``:
+        one of the other hands in when it landed first, or on it by ``taker`` (or another
+        player)?" (``back``:
         or no new card, ``card`` being the card known under it)."""
         a = self.cam.a
         names = {lang: a._names(lang) for lang in ("en", "fr")}
@@ -230,8 +231,11 @@ class Together:
             f"Under {old['en']}, laid by {names['en'][s]} ({old['en']} went back to {names['en'][taker]})",
             f"Sous {old['fr']}, posée par {names['fr'][s]} ({old['fr']} est retournée à {names['fr'][taker]})")}
             for s in under_by]
-        choices.append({"id": f"on:{taker}", "label": text(f"On {old['en']}, laid by {names['en'][taker]}",
-                                                          f"Sur {old['fr']}, posée par {names['fr'][taker]}")})
+        # on it: most likely by ``taker`` (the one hand in), but the hand watcher may have missed
+        # another arm: every player can be named, so a true answer is always one tap
+        choices += [{"id": f"on:{s}", "label": text(f"On {old['en']}, laid by {names['en'][s]}",
+                                                    f"Sur {old['fr']}, posée par {names['fr'][s]}")}
+                    for s in [taker, *(s for s in range(a.g.players) if s != taker)]]
         if back:
             choices.insert(0, {"id": BACK, "label": text(
                 f"No new card: {old['en']} went back to {names['en'][taker]}",

@@ -97,6 +97,22 @@ def test_not_seen_leaving_one_tap_says_the_card_was_under_it_and_who_laid_it():
     assert session.snapshot()["alerts"] == []
 
 
+def test_laid_on_it_by_a_player_whose_hand_was_not_seen_is_one_tap_too():
+    """The hand watcher saw only Léa's hand come in, but Inès laid the new card on Léa's:
+    every player is offered as the one who laid it on top, Léa first (the bench's seed 62
+    with the unknown fault: the true answer was missing and the question could not be
+    answered, the page fell out of step)."""
+    session = _started()
+    _upper_seen_and_answered(session)
+    _seen(session, "leon-vanessa", hands=[0], landed=5.1)
+    alert, = session.snapshot()["alerts"]
+    ids = [c["id"] for c in alert["choices"]]
+    assert {"on:0", "on:1", "on:2"} <= set(ids) and ids.index("on:0") < ids.index("on:2")
+    session.resolve(alert["id"], "on:2")
+    assert _pile(session)[-2:] == [("fabi-leon", 0), ("leon-vanessa", 2)]
+    assert session.snapshot()["view"]["hand_sizes"] == [6, 6, 6] and session.snapshot()["alerts"] == []
+
+
 def test_the_same_question_answered_laid_on_it_places_it_on_top():
     session = _started()
     _upper_seen_and_answered(session)
