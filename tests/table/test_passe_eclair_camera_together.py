@@ -172,3 +172,37 @@ def test_a_last_card_laid_together_on_top_and_taken_back_does_not_win_the_round(
     assert view["phase"] == "playing" and view["hand_sizes"] == [1, 6]
     assert _pile(session)[-2:] == [("marlon-fabi", 0), ("fabi-leon", 1)]
     assert "takes their last card back" in session.snapshot()["feed"][-2]["text"]["en"]
+
+
+def _unknown(session, unknown, *, hands, landed):
+    session.submit(Observation("card_unknown", landed + 0.07, "camera",
+                               {"zone": "pile", "unknown": unknown, "landed": landed, "hands": hands}))
+
+
+def _answer(session, kind, choice):
+    alert, = [a for a in session.snapshot()["alerts"] if a["kind"] == kind]
+    assert choice in [c["id"] for c in alert["choices"]]
+    session.resolve(alert["id"], choice)
+
+
+def test_an_upper_card_that_is_a_copy_of_a_card_lower_in_the_pile_is_asked_then_sent_back():
+    """The bench's seed 62, together@0.2, round 9: Tom (3) slaps Rocce → Fabi on a dog that
+    covers a Marlon → Rocce, Léa (0) slaps another Marlon → Rocce on it 2 frames later and
+    takes it back. The upper copy, askew, reads badly and looks like the copy lying covered
+    at its place: the watcher must report it unnamed (it took it for that covered card read
+    less well and said nothing, so Rocce → Fabi came alone with Léa's hand in and was
+    placed for Léa). Reported, it is which card, who laid it, then under it, laid by Tom."""
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 4, "names": ["Léa", "Hugo", "Inès", "Tom"]}, source="test")
+    _seen(session, "fabi-rocce", hands=[2], landed=110.3)
+    _seen(session, "dog", hands=[3], landed=110.7)
+    _seen(session, "marlon-rocce", hands=[3], landed=111.07)
+    _seen(session, "dog", hands=[1], landed=111.43, again=True)   # the other dog's copy, on top again
+    _unknown(session, 289, hands=[0, 3], landed=111.93)          # the upper copy, askew, read badly
+    _answer(session, "camera_which_card", "marlon-rocce")
+    _answer(session, "camera_who_placed", "0")
+    _seen(session, "rocce-fabi", hands=[0], landed=112.17)         # Léa took hers back: the lower card
+    _answer(session, "camera_under", "under:3")
+    assert _pile(session) == [("fabi-rocce", None), ("dog", 3), ("marlon-rocce", 3), ("dog", 1), ("rocce-fabi", 3)]
+    assert session.snapshot()["view"]["hand_sizes"] == [7, 6, 7, 4]
+    assert session.snapshot()["alerts"] == []
