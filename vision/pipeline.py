@@ -107,7 +107,11 @@ class TableWatcher:
     def _cards(self, frame) -> list[Observation]:
         matches = self.recogniser.recognise(frame.image)
         current = {}
-        named = [k for k in self.cards.present if k in self._last_px]
+        # a pile card hidden under others since (another card laid on it) is not what shows at
+        # its place now: a reading like it there is that card back on top or a copy of it laid
+        # (news either way), not it read less well
+        named = [k for k in self.cards.present if k in self._last_px
+                 and not (k[1] == PILE_ZONE and self._pile_hidden.get(k, 0) >= PILE_HIDDEN_FRAMES)]
         # at a named card's place, clearly closest to its face, the place looking as it did: that
         # card read less well, not news. A new card laid squarely on it (a pile) read from a
         # wrong outline is "closest" to anything at a low score (0.25-0.4 seen), and changes the look

@@ -160,3 +160,20 @@ def test_a_card_laid_squarely_on_a_named_one_and_misread_is_asked_not_taken_for_
     layouts = [[first]] * 4 + [[second] if laid else [first]] * 8
     kinds = [o.kind for fr in frames(rig, layouts) for o in w.process(fr)]
     assert kinds == ["card_seen"] + (["card_unknown"] if asked else [])
+
+
+def test_a_copy_laid_on_the_pile_over_its_covered_twin_and_read_badly_is_asked(watcher_parts, rig, profile):
+    """Passe Éclair's pile: green-2, then purple-11 squarely on it (green-2 covered), then a
+    second green-2 slapped on top almost square and read as nobody, closest to green-2
+    (0.64). The covered green-2 is not what shows there: the reading is news (asked), not
+    the covered card read less well (the bench's seed 62, together@0.2: such a copy went
+    unreported and the card under it was given to the wrong player)."""
+    real, cal = watcher_parts
+    rec = _Misread(real, cal, "green-2", 0.64, np.array((570.0, 225.0)), start=8)
+    w = TableWatcher(rec, cal, profile, appear_frames=3, vanish_frames=3)
+    first = Placement("green-2", (570, 225), 0)
+    cover = Placement("purple-11", (570, 225), 0)
+    copy = Placement("green-2", (571, 226), 2)
+    layouts = [[first]] * 4 + [[first, cover]] * 4 + [[first, cover, copy]] * 6
+    out = [(o.kind, o.data.get("card")) for fr in frames(rig, layouts) for o in w.process(fr)]
+    assert out == [("card_seen", "green-2"), ("card_seen", "purple-11"), ("card_unknown", None)]
