@@ -432,8 +432,7 @@ class CameraPasseEclairTable(LiveCardTable):
             else:
                 self._fig.alerts += 1
                 choice = "done"
-            key = kind + {True: ":gone", False: ""}[bool((alert.get("expected") or {}).get("gone"))] \
-                + (":hands" if (alert.get("seen") or {}).get("hands") else ":no-hand") * (kind == "camera_who_placed")
+            key = _tally_key(alert)
             self._fig.asked[key] = self._fig.asked.get(key, 0) + 1   # what is asked most (the bench's tally)
             if choice is None:
                 self._fig.wrong.append(f"no true answer among {ids} for {alert.get('message')}")
@@ -528,6 +527,15 @@ class CameraPasseEclairTable(LiveCardTable):
         if list(view["goal_points"]) != list(truth.goal_points()):
             if view["phase"] == truth.phase:
                 fig.wrong.append(f"goal points: shown {view['goal_points']} truth {truth.goal_points()}")
+
+
+def _tally_key(alert: dict[str, Any]) -> str:
+    """The bench's name for a question: its kind, ``:gone`` for a top card the camera lost,
+    and for "who laid it?" whether a hand was seen."""
+    key = alert.get("kind", "") + (":gone" if (alert.get("expected") or {}).get("gone") else "")
+    if key == "camera_who_placed":
+        key += ":hands" if (alert.get("seen") or {}).get("hands") else ":no-hand"
+    return key
 
 
 # --------------------------------------------------------------------------- passetable run --sim

@@ -94,7 +94,7 @@ class PileCamera:
         if g.phase in ("dealt", "turning"):
             self._apply(obs, "passe_eclair.start_card", {"card": card}, t)
             return
-        hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
+        hands = self.hands(obs)
         if g.phase == "round_won" and self.together.unwon(obs, card, t, hands):   # the winning card taken back
             return
         if g.phase not in ("playing", "michi"):
@@ -105,6 +105,10 @@ class PileCamera:
             self._place(obs, hands[0], card, t, hands)
             return
         self.ask_who(obs, card, t, hands, hands if len(hands) > 1 else list(range(g.players)))
+
+    def hands(self, obs: Observation) -> list[int]:
+        """The seats whose hand the camera saw reach in for ``obs`` (``hands``, checked)."""
+        return [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < self.a.g.players]
 
     def ask_who(self, obs: Observation, card: str, t: float, hands: list[int], choices: list[int]) -> None:
         """Who laid ``card`` (landed at ``t``)? One tap among ``choices``."""
@@ -154,7 +158,7 @@ class PileCamera:
         if obs.data.get("zone") != PILE_ZONE or g.phase not in ("dealt", "turning", "playing"):
             return
         lost.pile_seen(self)
-        hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
+        hands = self.hands(obs)
         seats = hands or list(range(g.players))
         cards = sorted({c for s in seats for c in g.playable(s)} | ({MICHI} if g.top.card != DOG else set())) \
             if g.phase == "playing" else []

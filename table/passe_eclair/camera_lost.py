@@ -46,7 +46,7 @@ def top_gone(cam: PileCamera, obs: Observation) -> None:
     card = obs.data.get("card")
     if g.phase != "playing" or g.top is None or g.top.card != card or _asked_gone(cam, card):
         return
-    hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
+    hands = cam.hands(obs)
     seats = hands or list(range(g.players))
     cards = sorted({c for s in seats for c in g.playable(s)})
     cards += [c for c in ALL_CARD_IDS if c not in cards]   # then the rest: a wrong card lies there too
@@ -84,7 +84,7 @@ def twin(cam: PileCamera, obs: Observation, card: str, t: float) -> bool:
         return False
     if any(a.kind == TWIN for a in cam.a.open_alerts()):
         return True
-    hands = [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < g.players]
+    hands = cam.hands(obs)
     en, fr = card_label(card, "en"), card_label(card, "fr")
     if g.phase == "turning":
         choices = [{"id": "turned", "label": text(f"Yes, another {en} was turned",

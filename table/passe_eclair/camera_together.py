@@ -92,7 +92,7 @@ class Together:
         """The camera saw ``card`` leave the pile: the top card, laid lately? Remembered."""
         top = self._recent_top(obs)
         if top is not None and top.card == obs.data.get("card") and obs.data.get("bare"):
-            self.taken = {"serial": top.serial, "hands": _hands(obs, self.cam.a.g.players)}
+            self.taken = {"serial": top.serial, "hands": self.cam.hands(obs)}
 
     def seen(self, obs: Observation, card: str, t: float, hands: list[int]) -> bool:
         """A card named on the pile while playing: True when the top card may have been
@@ -247,10 +247,6 @@ class Together:
                          f"{new['fr']} apparaît sur la pile où était {old['fr']} : était-elle dessous (posées "
                          "ensemble), ou posée dessus ?"),
             choices=choices, expected={"card": card, "over": over, "t": obs.data.get("landed", obs.t), **expected}))
-
-
-def _hands(obs: Observation, players: int) -> list[int]:
-    return [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < players]
 
 
 __all__ = ["UNDER", "Together"]
