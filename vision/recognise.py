@@ -28,10 +28,9 @@ from vision.features import NEXT, OPPOSITE
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
 from vision.refine import fit_to_face
 from vision.repeat import LastFrame
-from vision.verify import FineCheck, fine
+from vision.verify import FineCheck, difference_focus, fine
 
 RIVALS = 4          # closest other cards the margin is measured against
-DIFF_SHRINK = 0.3   # share of the largest template difference ignored as noise
 FIT_MIN_CONFIDENCE = 0.5  # a guessed outline this much like a face is worth fitting to it
 SAME_CARD_OVERLAP = 0.6  # two outlines sharing this much of the smaller one are the same card
 # the light-free reading (vision.features.describe_contrast), chosen on style-1 seeds 0..399
@@ -162,8 +161,8 @@ class CardRecogniser:
         best one: 0.5 is exactly the best template, 0 halfway, negative nearer the rival.
         Unlike a difference of scores, this does not shrink when two faces differ only
         in a small area (a 5 and a 6 of the same colour). Only the clear differences
-        between the two templates are looked at (soft threshold at ``DIFF_SHRINK`` of the
-        largest): the faint ones are mostly the two enrolment photos' own noise.
+        between the two templates are looked at (:func:`vision.verify.difference_focus`):
+        the faint ones are mostly the two enrolment photos' own noise.
         Returns the smallest such margin and the rival that gave it."""
         n = len(self.model.cards)
         per_card = scores.max(axis=0).copy()
@@ -174,8 +173,7 @@ class CardRecogniser:
         for c in rivals:
             tc = bank[int(np.argmax(scores[:, c])) * n + c]
             d = tb - tc
-            mag = np.abs(d)
-            focus = np.sign(d) * np.maximum(mag - DIFF_SHRINK * float(mag.max()), 0.0)
+            focus = difference_focus(d)
             dd = float(d @ focus)
             if dd > 1e-9:
                 m = float((v - (tb + tc) / 2) @ focus) / dd

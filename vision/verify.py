@@ -92,8 +92,7 @@ class FineCheck:
         if out is None:
             tb, tc = self._faces[card][0], self._faces[rival][turn]
             d = tb - tc
-            mag = np.abs(d)
-            focus = np.sign(d) * np.maximum(mag - DIFF_SHRINK * float(mag.max()), 0.0)
+            focus = difference_focus(d)
             if len(self._pairs) >= PAIRS_KEPT:
                 self._pairs.clear()
             out = self._pairs[key] = ((tb + tc) / 2, focus, float((d * focus).sum()))
@@ -132,6 +131,14 @@ class FineCheck:
 
 
 LONE_FACE_SCALE = 1.0
+
+
+def difference_focus(d: np.ndarray) -> np.ndarray:
+    """Where two faces clearly differ: their difference ``d`` with its faint part (under
+    ``DIFF_SHRINK`` of the largest: the two photos' own noise) taken off, signs kept."""
+    mag = np.abs(d)
+    return np.sign(d) * np.maximum(mag - DIFF_SHRINK * float(mag.max()), 0.0)
+
 PAIRS_KEPT = 256   # FineCheck's prepared (card, rival) pairs (~100 kB each): forgotten all at once beyond this
 
 
