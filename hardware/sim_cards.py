@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from hardware.camera import CARD_UNKNOWN_FRAMES, FrameTimer
-from hardware.sim_thread import FilmedTableThread, LiveCardTable
+from hardware.sim_thread import FilmedTableThread, FrameClock, LiveCardTable
 from table.errors import Refused
 from table.observations import Observation
 from table.pass_pass import new_game
@@ -49,6 +49,8 @@ from table.pass_pass.game import Game
 from table.session import Session
 
 log = logging.getLogger(__name__)
+
+PERSON = "dashboard"   # a player tapping the page: the setup form, an answer to the camera's question
 
 GAME = "pass-pass"
 NAMES = ("Ana", "Bruno", "Chloé", "David", "Emma", "Farid")
@@ -135,7 +137,7 @@ class Abstaining:
         return [replace(m, card=None) if m.card in self.unread else m for m in self.inner.recognise(image)]
 
 
-class CardCamera:
+class CardCamera(FrameClock):
     """A fixed camera over the table: renders the cards where they lie and feeds the
     frames through calibration and :class:`TableWatcher` into ``session``."""
 
@@ -149,7 +151,7 @@ class CardCamera:
         from vision.synth.scene import Placement, SceneStyle, render_table
 
         self.session, self.fps = session, fps
-        self.t = 0.0 if clock is None else clock()
+        self.start_clock(clock)
         self.profile = TableProfile.load()
         self._rng = np.random.default_rng(seed)
         rig = place_camera(self._rng, self.profile)
@@ -235,12 +237,13 @@ class CameraPassPassTable(LiveCardTable):
     Figures = RoundFigures
 
     def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, faults: str | None = None,
-                 setups=((3, False), (4, False), (5, False)), camera: CardCamera | None = None):
+                 setups=((3, False), (4, False), (5, False)), camera: CardCamera | None = None,
+                 clock: Any = None):
         self.session = session
         self.rng = random.Random(seed)
         self.faults = parse_faults(faults)
         self.setups = setups
-        self.camera = camera or CardCamera(session, model_dir, seed=seed)
+        self.camera = camera or CardCamera(session, model_dir, seed=seed, clock=clock)
         self.mind: Game | None = None
         self.where: dict[str, tuple[str, tuple[float, float], float]] = {}   # card -> (zone, centre, angle)
         self.order: list[str] = []                                          # drawing order (later on top)
@@ -253,7 +256,7 @@ class CameraPassPassTable(LiveCardTable):
         seed = self.rng.randrange(2**31)
         first = self.rng.randrange(players)
         self.session.start_game(GAME, {"players": players, "teams": teams, "names": list(NAMES[:players]),
-                                       "first": first, "deal_seed": seed}, source="sim")
+                                       "first": first, "deal_seed": seed}, source=PERSON, t=self.camera.t)
         self.mind = new_game(players, teams=teams, first=first, seed=seed, deal=True)
         self._clear()
 
@@ -278,6 +281,7 @@ class CameraPassPassTable(LiveCardTable):
     def step(self, fig: RoundFigures) -> None:
         mind = self.mind
         self._fig = fig
+        self.camera.catch_up()
         fig.steps += 1
         if mind.phase == "record":   # the teams choose; the camera reader records or asks
             self._answer(fig)
@@ -395,7 +399,7 @@ class CameraPassPassTable(LiveCardTable):
                 fig.alerts += 1
                 choice = "done"
             try:
-                self.session.resolve(alert["id"], choice, source="sim")
+                self.session.resolve(alert["id"], choice, source=PERSON, t=self.camera.t)
                 fig.taps += 1
             except Refused:
                 pass
@@ -451,7 +455,7 @@ def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = N
     data = Path(settings.service.data_dir) if settings is not None else Path(tempfile.gettempdir())
     seed = seed if seed is not None else random.randrange(2**31)
     return FilmedTableThread(session, lambda: CameraPassPassTable(session, rendered_model(data / "sim-camera"),
-                                                                  seed=seed, faults=faults, camera=None),
+                                                                  seed=seed, faults=faults, clock=session.clock),
                              pace=pace, restart_after=restart_after, name="sim-pass-pass-camera",
                              what="Pass Pass camera")
 

@@ -174,7 +174,7 @@ class CameraPtiPassPassTable:
         players = self.rng.choice(self.players_choice)
         first = self.rng.randrange(players)
         self.session.start_game(GAME, {"players": players, "first": first, "names": list(NAMES[:players])},
-                                source="dashboard")   # the setup form: a person's tap
+                                source="dashboard", t=self.clock())   # the setup form: a person's tap
         self.truth = new_game(players, first=first)
         self.scene.cells = list(self.truth.layout.cells)
         self.scene.tokens, self.scene.lifted = {}, set()
@@ -323,7 +323,7 @@ class CameraPtiPassPassTable:
             self.fig.alerts += 1
             choice = alert["choices"][0]["id"] if alert.get("choices") else "done"
             try:
-                self.session.resolve(alert["id"], choice, source="dashboard")
+                self.session.resolve(alert["id"], choice, source="dashboard", t=self.clock())
                 self.fig.taps += 1
                 tapped = True
             except Refused:

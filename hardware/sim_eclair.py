@@ -55,7 +55,7 @@ import numpy as np
 
 from hardware import sim_cards
 from hardware.sim_cards import PILE_CENTRE_MM, Abstaining, draw_arm, parse_faults
-from hardware.sim_thread import FilmedTableThread, LiveCardTable
+from hardware.sim_thread import FilmedTableThread, FrameClock, LiveCardTable
 from table.errors import Refused
 from table.passe_eclair import Game, PlayoutStyle, new_game, playout_steps
 from table.passe_eclair.adapter import BLOCKED, COUNT, MICHI_SWAP, PLACE, ROUND, SPOT, START_CARD
@@ -97,11 +97,12 @@ class RoundFigures:
     asked: dict[str, int] = field(default_factory=dict)   # questions and alerts by kind
 
 
-class PileCameraRig:
+class PileCameraRig(FrameClock):
     """A fixed camera over the table (with the seats' arms): frames of the pile through
     calibration, :class:`TableWatcher` and :class:`HandWatcher` into ``session``."""
 
-    def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, fps: float = 30.0):
+    def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, fps: float = 30.0,
+                 clock: Any = None):
         from hardware.sim.camera_rig import place_camera
         from vision.hands import HandWatcher
         from vision.model import CardModel
@@ -110,7 +111,8 @@ class PileCameraRig:
         from vision.recognise import CardRecogniser
         from vision.synth.scene import Placement, SceneStyle, render_table
 
-        self.session, self.fps, self.t, self.frames = session, fps, 0.0, 0
+        self.session, self.fps, self.frames = session, fps, 0
+        self.start_clock(clock)
         self.profile = TableProfile.load()
         self._rng = np.random.default_rng(seed)
         rig = place_camera(self._rng, self.profile)
@@ -181,12 +183,12 @@ class CameraPasseEclairTable(LiveCardTable):
     Figures = RoundFigures
 
     def __init__(self, session: Session, model_dir: str | Path, *, seed: int = 1, faults: str | None = None,
-                 players: tuple[int, ...] = (2, 3, 4), rig: PileCameraRig | None = None):
+                 players: tuple[int, ...] = (2, 3, 4), rig: PileCameraRig | None = None, clock: Any = None):
         self.session = session
         self.rng = random.Random(seed)
         self.faults = parse_faults(faults, FAULT_KINDS, "Passe Éclair")
         self.players_choice = players
-        self.rig = rig or PileCameraRig(session, model_dir, seed=seed)
+        self.rig = rig or PileCameraRig(session, model_dir, seed=seed, clock=clock)
         self.mind: Game | None = None
         self.pile: list[tuple[str, float, float, float]] = []   # what lies on the pile (card, angle, dx, dy)
         self.by: list[int | None] = []                            # who laid each (truth)
@@ -204,7 +206,7 @@ class CameraPasseEclairTable(LiveCardTable):
         players = self.rng.choice(self.players_choice)
         coach = self.rng.randrange(players)
         self.session.start_game(GAME, {"players": players, "names": list(NAMES[:players]), "coach": coach},
-                                source=PERSON)   # the setup form
+                                source=PERSON, t=self.rig.t)   # the setup form
         self.mind = new_game(players, coach=coach, strict=False, rng=random.Random(self.rng.getrandbits(64)))
         # the together fault: that share of the cards get a second card slapped on them
         # within the window (one Simultaneous: the engine says which goes back)
@@ -234,6 +236,7 @@ class CameraPasseEclairTable(LiveCardTable):
     def step(self, fig: RoundFigures) -> bool:
         """One engine action carried out on the table; False when the game has no more."""
         self._fig = fig
+        self.rig.catch_up()
         mind = self.mind
         phase, pile = mind.phase, [e.card for e in mind.pile]
         try:
@@ -368,7 +371,7 @@ class CameraPasseEclairTable(LiveCardTable):
         (the page's entry for a card, as on a table with no camera)."""
         kind, data = (START_CARD, {"card": card}) if seat is None else (PLACE, {"seat": seat, "card": card})
         try:
-            self.session.enter(kind, data, source=PERSON)
+            self.session.enter(kind, data, source=PERSON, t=self.rig.t)
             self._fig.tapped_in += 1
         except Refused as exc:
             self._fig.wrong.append(f"{kind} {data} refused: {exc.en}")
@@ -386,7 +389,7 @@ class CameraPasseEclairTable(LiveCardTable):
     def _type(self, kind: str, data: dict[str, Any]) -> None:
         """What no camera sees, tapped on the page."""
         try:
-            self.session.enter(kind, data, source=PERSON)
+            self.session.enter(kind, data, source=PERSON, t=self.rig.t)
             self._fig.typed += 1
         except Refused as exc:
             self._fig.wrong.append(f"{kind} {data} refused: {exc.en}")
@@ -438,7 +441,7 @@ class CameraPasseEclairTable(LiveCardTable):
                 self._fig.wrong.append(f"no true answer among {ids} for {alert.get('message')}")
                 continue
             try:
-                self.session.resolve(alert["id"], choice, source=PERSON)
+                self.session.resolve(alert["id"], choice, source=PERSON, t=self.rig.t)
                 n += 1
             except Refused:
                 pass
@@ -557,6 +560,7 @@ def make_simulation(session: Session, *, pace: float = 2.0, seed: int | None = N
     data = Path(settings.service.data_dir) if settings is not None else Path(tempfile.gettempdir())
     seed = seed if seed is not None else random.randrange(2**31)
     return FilmedTableThread(session, lambda: CameraPasseEclairTable(session, rendered_model(data / "sim-camera"),
-                                                                     seed=seed, faults=faults),
+                                                                     seed=seed, faults=faults,
+                                                                     clock=session.clock),
                              pace=pace, restart_after=restart_after, name="sim-passe-eclair-camera",
                              what="Passe Éclair camera")

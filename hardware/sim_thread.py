@@ -82,3 +82,22 @@ class LiveCardTable:
     def tick(self) -> None:
         """One step of a live table; its figures are not kept."""
         self.step(self.Figures())   # type: ignore[attr-defined]
+
+
+class FrameClock:
+    """A simulated camera's clock: each frame 1/fps after the last (a bench's start at 0 and
+    never look at the wall, so a run is the same on a slow machine); a live table's
+    (``clock``: the session's) start at the wall's time and catch up with it between moves."""
+
+    t: float = 0.0
+    clock: Callable[[], float] | None = None
+
+    def start_clock(self, clock: Callable[[], float] | None) -> None:
+        self.clock = clock
+        self.t = 0.0 if clock is None else clock()
+
+    def catch_up(self) -> None:
+        """Rendering is slower than 30 frames a second, and a person's tap on the page is
+        stamped with the wall's time: the camera's facts must not fall behind it."""
+        if self.clock is not None:
+            self.t = max(self.t, self.clock())

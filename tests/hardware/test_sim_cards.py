@@ -57,7 +57,9 @@ def test_a_card_the_recogniser_abstains_on_is_asked_and_one_tap_scores_it_as_the
     unknown = [o for o in session.log.read() if o.kind == "card_unknown" and o.data["zone"] == "trick"]
     assert len(unknown) == 3   # once per card laid, not once per frame
     plays = [o for o in session.log.read() if o.kind == "resolve"]
-    assert all(o.source == "sim" for o in plays)   # the players' taps, not the camera
+    assert all(o.source == "dashboard" for o in plays)   # the players' taps, not the camera
+    times = [o.t for o in session.log.read()]
+    assert times == sorted(times)   # each tap carries the camera's time (the last frame shown)
 
 
 def test_faults_are_named():

@@ -31,6 +31,13 @@ def _play(table: CameraPasseEclairTable, steps: int) -> RoundFigures:
     return fig
 
 
+def _in_camera_time(log) -> bool:
+    """Each tap carries the camera's time (the last frame shown): a game rule comparing a
+    tap's time with a card's landing sees them on one clock, on a slow machine as on a fast one."""
+    times = [o.t for o in log]
+    return times == sorted(times)
+
+
 def _truth_pile(table):
     return [(e.card, e.by) for e in table.mind.pile]
 
@@ -52,6 +59,23 @@ def test_the_camera_table_scores_every_card_from_the_camera(model, session):
                                                                 "passe_eclair.spot", "passe_eclair.round",
                                                                 "passe_eclair.spend"}
     assert fig.no_tap + fig.questions >= fig.placements - 1
+    assert _in_camera_time(log)
+
+
+def test_a_live_camera_table_keeps_its_frames_on_the_walls_clock(model):
+    """``passetable run --sim --camera``: a person's tap on the page is stamped with the wall's
+    time, so the camera's frames start there and catch up with it between moves (rendering is
+    slower than 30 frames a second); a tapped card is never judged as landing after cards
+    the camera saw later."""
+    session = Session(EventLog(":memory:"))   # its clock: the wall's
+    started = session.clock()
+    table = CameraPasseEclairTable(session, model, seed=3, players=(3,), clock=session.clock)
+    _play(table, 6)
+    log = list(session.log.read())
+    camera = [o for o in log if o.source == "camera"]
+    assert camera and min(o.t for o in camera) >= started
+    assert _in_camera_time(log)
+    assert table.rig.t >= session.clock() - 5.0   # not minutes behind after six moves
 
 
 def test_with_every_fault_the_questions_are_answered_by_one_tap_and_nothing_wrong_is_shown(model, session):
@@ -66,6 +90,7 @@ def test_with_every_fault_the_questions_are_answered_by_one_tap_and_nothing_wron
     answers = [o for o in session.log.read() if o.kind == "resolve"]
     assert answers and {o.source for o in answers} == {"dashboard"}
     assert not [o for o in session.log.read() if o.source == "sim"]
+    assert _in_camera_time(session.log.read())
 
 
 def test_a_copy_of_a_card_under_the_top_is_reported_again_when_laid_on_it(model, session):

@@ -51,6 +51,8 @@ def test_with_faults_a_peek_costs_one_tap_and_a_race_is_won_by_the_first_edge(se
     assert fig.taps == fig.alerts > 0                     # each peek: one alert, one tap
     feed = [line["text"]["en"] for line in session.snapshot()["feed"]]
     assert any("is not heard" in line for line in feed)   # the rival 3 ms later lost (hands match the truth)
+    times = [o.t for o in session.log.read()]
+    assert times == sorted(times)   # each tap carries the table's clock, as the frames and presses do
 
 
 def _write_recording(record, folder, fps=30.0):
