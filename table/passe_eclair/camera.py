@@ -79,7 +79,7 @@ class PileCamera:
         if obs.kind == CARD_GONE and obs.data.get("zone") == PILE_ZONE:
             self.together.gone(obs)    # taken back? (camera_together.py)
             if self.boxed.gone(obs):   # or the whole pile cleared (camera_boxed.py)
-                self.together.taken = None
+                self.together.pile_cleared()
             else:
                 lost.top_gone(self, obs)   # never lost silently (camera_lost.py)
         if obs.kind == CARD_SEEN and obs.data.get("zone") == PILE_ZONE:

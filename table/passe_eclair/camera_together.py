@@ -94,6 +94,10 @@ class Together:
         if top is not None and top.card == obs.data.get("card") and obs.data.get("bare"):
             self.taken = {"serial": top.serial, "hands": self.cam.hands(obs)}
 
+    def pile_cleared(self) -> None:
+        """The whole pile went (boxed): no card of it was taken back."""
+        self.taken = None
+
     def seen(self, obs: Observation, card: str, t: float, hands: list[int]) -> bool:
         """A card named on the pile while playing: True when the top card may have been
         taken back (handled here: placed, taken back or asked), else False (laid on top)."""
