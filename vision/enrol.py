@@ -56,7 +56,7 @@ def find_photo_card(image: np.ndarray, name: str = "the photo",
                                  "quatre coins soient visibles")
         raise EnrolmentError(f"no whole card found in {name}: lay one card alone on the table, fully in view",
                              f"aucune carte entière dans {name} : posez une seule carte, entièrement visible")
-    corners = grow_to_outer_edge(work, quads[0])
+    corners = grow_to_outer_edge(work, quads[0], in_perspective=True)   # a close-up, often at a slant
     width = edge_width(work, corners)
     if width is not None and width > MAX_EDGE_WIDTH:
         raise EnrolmentError(f"{name} is blurred (card edges {width:.1f} px wide): hold the phone still and let it "

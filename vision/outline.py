@@ -20,6 +20,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.border import outer_edge_in_perspective
+from vision.features import order_clockwise
 from vision.sides import colour_step, crossing, fitted_corners, peak, profiles, side_normals
 
 CANNY_LOW, CANNY_HIGH = 30, 80      # Sobel-3 gradient levels (x4 grey levels) of a card's edge
@@ -71,21 +73,36 @@ GROW_MAX = 0.12          # share of the card's size searched outside an outline 
 GROW_AGREE = 0.6         # share of the normals of a side that must find that edge at the same place
 
 
-def grow_to_outer_edge(frame: np.ndarray, corners: np.ndarray, min_step: float = 12.0) -> np.ndarray:
+def grow_to_outer_edge(frame: np.ndarray, corners: np.ndarray, min_step: float = 12.0, *,
+                       in_perspective: bool = False) -> np.ndarray:
     """The outline moved out onto a card's outer edge when one runs parallel just outside
     every side (a dark border first taken for the table, leaving only the printed field).
 
     Each side is searched outwards up to ``GROW_MAX`` of the card's size; an edge counts
     when most normals of the side find it at the same distance, and all four sides must
-    find one at about the same distance (a border is as wide all round)."""
-    sides = side_normals(corners, min_length=16)
-    q = np.asarray(corners, np.float32)
-    if sides is None:
+    find one at about the same distance (a border is as wide all round). Held at a slant
+    (a close-up photo: ``in_perspective``, as enrolment does), the border is narrower on the
+    far side: then it is looked for in perspective (:func:`vision.border.outer_edge_in_perspective`;
+    not yet for the camera over the table, where it is not measured)."""
+    q = _grow_side_by_side(frame, corners, min_step)
+    if q is not None:
         return q
+    q = np.asarray(corners, np.float32)
+    if not in_perspective:
+        return q
+    outer = outer_edge_in_perspective(frame, order_clockwise(q), min_step)
+    return q if outer is None else outer
+
+
+def _grow_side_by_side(frame: np.ndarray, corners: np.ndarray, min_step: float) -> np.ndarray | None:
+    """The outer edge found on each side alone, at about one distance all round; None if not."""
+    sides = side_normals(corners, min_length=16)
+    if sides is None:
+        return None
     q, a, b, d, n = sides
     reach = GROW_MAX * float(np.linalg.norm(b - a, axis=1).max())
     if reach < 4:
-        return q
+        return None
     offs = np.arange(3.0, reach, 0.5, dtype=np.float32)   # from 3 px: the field's own ink line is not the edge
     t = np.linspace(0.2, 0.8, 12, dtype=np.float32)
     base, prof = profiles(frame, a, b, n, t, offs)
@@ -95,7 +112,7 @@ def grow_to_outer_edge(frame: np.ndarray, corners: np.ndarray, min_step: float =
     moves, lines = [], []
     for i in range(4):
         if strong[i].sum() < GROW_AGREE * len(t):
-            return q
+            return None
         where = offs[j[i] + 1]
         pts_i = base[i] + where[:, None] * n[i]
         # perspective makes a border's width change along a side: fit a line, not a distance
@@ -103,14 +120,14 @@ def grow_to_outer_edge(frame: np.ndarray, corners: np.ndarray, min_step: float =
         normal = np.array([-vy, vx], np.float32)
         resid = np.abs((pts_i - np.array([x0, y0], np.float32)) @ normal)
         if ((resid <= 1.5) & strong[i]).sum() < GROW_AGREE * len(t):
-            return q
+            return None
         moves.append(float(np.median(where[strong[i]])))
         lines.append((np.array([x0, y0], np.float32), np.array([vx, vy], np.float32)))
     if max(moves) > 2.5 * min(moves) + 1.0:
-        return q
+        return None
     out = [crossing(lines[i - 1], lines[i]) for i in range(4)]
     if any(p is None for p in out):
-        return q
+        return None
     return np.array(out, np.float32)
 
 

@@ -150,3 +150,38 @@ def test_watcher_with_the_empty_table_sees_a_card_on_white_cloth(model_dirs, pro
         img = render_table(lay, cam, np.random.default_rng(k + 1), steady, background=cloth).image
         seen += [(o.kind, o.data["card"], o.data["zone"]) for o in w.process(Frame(img, k / 30, k))]
     assert seen == [("card_seen", "blue-8", "trick")]
+
+
+@pytest.mark.parametrize("card, design, seed", [("blue-10", "dark", 4_000_021), ("rocce-marlon", "dark", 4_000_009),
+                                                ("green-10", "dark", 4_700_033)])
+def test_a_dark_border_photographed_at_a_slant_is_enrolled_to_the_cards_edge(card, design, seed):
+    """Held at a slant, the border is 18 px wide on the far side and 48 px on the near one:
+    looked for side by side the outline stayed on the printed field (84 % of the card)."""
+    from vision.enrol import card_in_photo
+
+    photo = enrolment_photo(card, design, seed)
+    assert abs(area_ratio(card_in_photo(photo.image), photo.corners) - 1) < 0.03
+
+
+@pytest.mark.parametrize("card, seed", [("green-7", 4_000_130), ("blue-7", 4_001_118), ("yellow-9", 4_000_144)])
+def test_a_full_bleed_card_is_not_grown_into_its_shadow(card, seed):
+    """No printed border: the card's soft shadow all round is not taken for one."""
+    from vision.enrol import card_in_photo
+
+    photo = enrolment_photo(card, "bleed", seed)
+    assert abs(area_ratio(card_in_photo(photo.image), photo.corners) - 1) < 0.03
+
+
+def test_a_border_is_not_read_into_a_shadow_on_two_sides_or_a_patterned_table():
+    from vision.border import outer_edge_in_perspective
+
+    card = np.array([[136.5, 104.5], [262.5, 104.5], [262.5, 280.5], [136.5, 280.5]], np.float32)
+    shadowed = np.full((400, 400, 3), (150, 170, 185), np.uint8)            # light wood
+    cv2.rectangle(shadowed, (141, 110), (268, 287), (70, 80, 90), -1)       # a hard shadow right and below
+    cv2.rectangle(shadowed, (137, 105), (262, 280), (235, 235, 235), -1)    # a white full-bleed card
+    assert outer_edge_in_perspective(shadowed, card) is None
+    rng = np.random.default_rng(3)
+    checks = np.kron(rng.integers(0, 2, (50, 50)), np.ones((8, 8)))[..., None] * np.array([120, 90, 60]) + 40
+    patterned = checks.astype(np.uint8)                                      # a chequered cloth
+    cv2.rectangle(patterned, (137, 105), (262, 280), (235, 235, 235), -1)
+    assert outer_edge_in_perspective(patterned, card) is None
