@@ -75,7 +75,7 @@ class Boxed:
     def _ask(self, obs: Observation) -> None:
         a = self.cam.a
         for alert in a.open_alerts():   # "which card was laid on it?": the pile left, nothing came on it
-            if alert.expected.get("gone"):
+            if (alert.expected or {}).get("gone"):   # (a refused entry expects nothing)
                 alert.resolved = "boxed"
         a.raise_alert(Alert(
             id=a.new_alert_id(obs), kind=BOXED, since=obs.t, seen=dict(obs.data),

@@ -194,6 +194,8 @@ class Together:
         g, a = self.cam.a.g, self.cam.a
         g.pile.remove(top)
         g.hand_sizes[top.by] += 1
+        if g.top is not None:   # the card it landed on stays, its player's: that pair is settled
+            self.hands_at[g.top.serial] = [g.top.by]
         if g.phase == "michi":   # a Gros Michi taken back: no swap
             g.phase, g.pending_michi = "playing", None
             for alert in a.open_alerts():

@@ -61,3 +61,23 @@ def test_the_top_card_alone_leaving_is_not_a_cleared_pile():
     _seen(session, "marlon-fabi", hands=[1], landed=2.0)
     _gone(session, "marlon-fabi", left=20.0)
     assert not [a for a in session.snapshot()["alerts"] if a["kind"] == "camera_boxed"]
+
+
+def test_the_pile_cleared_while_a_refused_entry_is_shown_is_asked_about():
+    """Seed 63 of the bench: an entry refused (its alert expects nothing) was open when the
+    pile was cleared; the camera's question raised AttributeError and every later card_gone
+    of the game was quarantined."""
+    from table.passe_eclair.adapter import PasseEclairAdapter
+
+    pe = PasseEclairAdapter(Observation("game_start", 0.0, "test", {"game": "passe-eclair", "options": {"players": 3}}))
+    for obs in (Observation("card_seen", 1.1, "camera", {"card": "leon-marlon", "zone": "pile", "landed": 1.0,
+                                                          "hands": []}),
+                Observation("card_seen", 2.1, "camera", {"card": "marlon-fabi", "zone": "pile", "landed": 2.0,
+                                                          "hands": [1]})):
+        pe.observe(obs)
+    pe.refuse_entry(Observation("passe_eclair.place", 3.0, "dashboard", {"seat": 2, "card": "dog"}),
+                    "Inès has no dog.", "Inès n'a pas de chien.")
+    for card in ("marlon-fabi", "leon-marlon"):
+        pe.observe(Observation("card_gone", 20.2, "camera", {"card": card, "zone": "pile", "left": 20.0,
+                                                             "hands": [], "bare": True}))
+    assert sorted(a.kind for a in pe.open_alerts()) == ["camera_boxed", "refused_entry"]

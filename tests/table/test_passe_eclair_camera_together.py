@@ -206,3 +206,27 @@ def test_an_upper_card_that_is_a_copy_of_a_card_lower_in_the_pile_is_asked_then_
     assert _pile(session) == [("fabi-rocce", None), ("dog", 3), ("marlon-rocce", 3), ("dog", 1), ("rocce-fabi", 3)]
     assert session.snapshot()["view"]["hand_sizes"] == [7, 6, 7, 4]
     assert session.snapshot()["alerts"] == []
+
+
+def test_a_pair_settled_stays_settled_and_a_copy_laid_on_it_is_placed():
+    """Seed 63 of the bench (together@0.2): Hugo's dog and Léa's Léon → Rocce landed together,
+    both named and asked; Léa's taken back ("no new card"). Hugo then laid a copy of Marlon →
+    Vanessa (the card under his dog) with only his hand in: the page took it for the dog
+    going back to Hugo's hand, showed no new card, and lost the dog (every later state wrong)."""
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 3, "names": ["Léa", "Hugo", "Inès"]}, source="test", t=0.0)
+    _seen(session, "marlon-vanessa", hands=[], landed=1.0)
+    _seen(session, "dog", hands=[0, 1], landed=2.0)
+    _seen(session, "leon-rocce", hands=[0, 1], landed=2.13)
+    for alert, seat in zip(session.snapshot()["alerts"], ("1", "0"), strict=True):
+        session.resolve(alert["id"], seat, t=2.4)
+    _seen(session, "dog", hands=[0], landed=2.5, again=True)              # Léa's hand takes hers back
+    for alert in session.snapshot()["alerts"]:
+        session.resolve(alert["id"], "back", t=2.7)
+    assert _pile(session) == [("marlon-vanessa", None), ("dog", 1)]
+    _seen(session, "marlon-vanessa", hands=[1], landed=2.83, again=True)
+    assert _pile(session)[:2] == [("marlon-vanessa", None), ("dog", 1)]   # the dog stays
+    for alert in session.snapshot()["alerts"]:                            # asked, if at all: Hugo laid it on
+        session.resolve(alert["id"], "on:1", t=3.0)
+    assert _pile(session) == [("marlon-vanessa", None), ("dog", 1), ("marlon-vanessa", 1)]
+
