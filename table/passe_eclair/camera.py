@@ -89,6 +89,8 @@ class PileCamera:
         g = self.a.g
         landed = obs.data.get("landed")
         t = float(landed) if isinstance(landed, (int, float)) and not isinstance(landed, bool) else obs.t
+        if self.together.pending_taken_back(obs, card, t, self.hands(obs)):
+            return   # the card asked about went back to its player's hand (camera_together.py)
         if lost.twin(self, obs, card, t) or (self._seen_again(card) and not lost.answered_copy(self, obs, card)):
             return
         if g.phase in ("dealt", "turning"):

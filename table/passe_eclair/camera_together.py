@@ -98,6 +98,24 @@ class Together:
         """The whole pile went (boxed): no card of it was taken back."""
         self.taken = None
 
+    def pending_taken_back(self, obs: Observation, card: str, t: float, hands: list[int]) -> bool:
+        """The top card seen again with one hand in while a card that landed on it lately,
+        that hand among two, is still asked about ("who laid it?", "could no one play?"):
+        that card went back to its player's hand (laid together), and the question is moot.
+        True when so (said in the feed)."""
+        g, a = self.cam.a.g, self.cam.a
+        if g.top is None or g.top.card != card or not obs.data.get("again"):
+            return False
+        upper = self._pending(card, t, hands)
+        if upper is None or upper.expected.get("t", -1.0) < (g.top.t or 0.0):
+            return False
+        upper.resolved = BACK
+        event = {"type": "returned_to_hand", "seat": hands[0], "card": upper.expected["card"], "reason": "together",
+                 "under_serial": g.top.serial, "t": obs.t}
+        a.say(obs.t, describe_observed(event, "en", a._names("en")), describe_observed(event, "fr", a._names("fr")),
+              kind="alert", seq=obs.seq)
+        return True
+
     def seen(self, obs: Observation, card: str, t: float, hands: list[int]) -> bool:
         """A card named on the pile while playing: True when the top card may have been
         taken back (handled here: placed, taken back or asked), else False (laid on top)."""

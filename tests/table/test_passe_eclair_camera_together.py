@@ -230,3 +230,30 @@ def test_a_pair_settled_stays_settled_and_a_copy_laid_on_it_is_placed():
         session.resolve(alert["id"], "on:1", t=3.0)
     assert _pile(session) == [("marlon-vanessa", None), ("dog", 1), ("marlon-vanessa", 1)]
 
+
+
+def test_a_gros_michi_asked_about_and_taken_back_is_not_left_asked():
+    """Seed 63, round 11: Léa's Gros Michi slapped together on Hugo's Rocce → Vanessa (two
+    hands in, asked who, then "could no one play?"); Léa took it back, so Rocce → Vanessa shows
+    again with only her hand in. The question stayed open, and a later answer about another
+    card put that card under the Michi that was not there: a card too many on the page."""
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 3, "names": ["Léa", "Hugo", "Inès"]}, source="test", t=0.0)
+    _seen(session, "vanessa-fabi", hands=[], landed=1.0)
+    _seen(session, "rocce-vanessa", hands=[0, 1], landed=2.0)
+    who, = session.snapshot()["alerts"]
+    session.resolve(who["id"], "1", t=2.3)
+    session.submit(Observation("card_unknown", 2.27, "camera", {"zone": "pile", "landed": 2.17, "hands": [0, 1],
+                                                                "unknown": 7}))
+    which, = session.snapshot()["alerts"]
+    session.resolve(which["id"], "michi", t=2.4)
+    who, = session.snapshot()["alerts"]
+    session.resolve(who["id"], "0", t=2.4)
+    assert [a["kind"] for a in session.snapshot()["alerts"]] == ["camera_michi_blocked"]
+    before = session.snapshot()["view"]["hand_sizes"]
+    _seen(session, "rocce-vanessa", hands=[0], landed=2.5, again=True)   # Léa's hand took the Michi back
+    assert session.snapshot()["alerts"] == []
+    assert _pile(session)[-1] == ("rocce-vanessa", 1)
+    assert session.snapshot()["view"]["hand_sizes"] == before
+    assert any("Gros Michi" in line["text"]["en"] and "Léa" in line["text"]["en"]
+               for line in session.snapshot()["feed"][-2:])
