@@ -37,7 +37,8 @@ STEP_PX = 2.0            # and at least this far
 BAND_SPREAD = 0.5        # the band's colour may differ by at most this share of its step to the table
 SAME_WIDTH = 0.3         # opposite sides' widths may differ by this share (the field's outline is not exact)
 UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-# each side of the unit square: a point on it at share t, and its outward direction
+# the points of each side of the unit square (top, right, bottom, left) at shares t along
+# it, moved out by o (a share of the field's size)
 SIDES = (lambda t, o: np.stack([t, -o], -1), lambda t, o: np.stack([1 + o, t], -1),
          lambda t, o: np.stack([1 - t, 1 + o], -1), lambda t, o: np.stack([-o, 1 - t], -1))
 
@@ -62,7 +63,7 @@ def outer_edge_in_perspective(frame: np.ndarray, field: np.ndarray, min_step: fl
     the order of ``field``'s; None when no printed border shows round it."""
     q = np.asarray(field, np.float32).reshape(4, 2)
     to_img = cv2.getPerspectiveTransform(UNIT_SQUARE, q)
-    sides_px = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+    sides_px = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)   # across side i: the length of side i + 1
     found = [_side(frame, to_img, i, max(STEP_PX / max(sides_px[(i + 1) % 4], 1.0), STEP_SHARE)) for i in range(4)]
     if any(f is None or f[1] < min_step for f in found):
         return None   # a side with no step: no printed border (or a shadow, a neighbour on one side)
