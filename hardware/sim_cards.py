@@ -247,6 +247,7 @@ class CameraPassPassTable(LiveCardTable):
         self.mind: Game | None = None
         self.where: dict[str, tuple[str, tuple[float, float], float]] = {}   # card -> (zone, centre, angle)
         self.order: list[str] = []                                          # drawing order (later on top)
+        self.taken_to: dict[str, str] = {}   # card -> the seat zone it was taken to (the players remember)
         self.figures: list[RoundFigures] = []
         self._fig = RoundFigures()   # the round being played (where taps are counted)
 
@@ -304,6 +305,8 @@ class CameraPassPassTable(LiveCardTable):
         if gone and mind.phase != "record":
             keys = {(c, self.camera.profile.zone_of(self.where[c][1])) for c in gone}
             for c in gone:
+                if self.where[c][0] == "trick":   # put away from the trick: nobody took it
+                    self.taken_to.pop(c, None)
                 del self.where[c]
                 self.camera.unread.discard(c)   # put away: read afresh if it comes back
             self.order = [c for c in self.order if c in self.where]
@@ -320,6 +323,7 @@ class CameraPassPassTable(LiveCardTable):
         if crooked:
             centre = CROOKED_AT
         self.where[card] = ("trick", centre, self.rng.uniform(-4, 4))
+        self.taken_to.pop(card, None)   # played again: not taken yet
         self.order.append(card)
         self._show(hand=self._hit("hand"))
         if crooked:   # the player straightens it once the page has asked
@@ -335,6 +339,7 @@ class CameraPassPassTable(LiveCardTable):
             self.camera.unread.discard(card)   # picked up: read again where it lands
         x, y = SEAT_SPOTS[int(zone[4:])]
         self.where[card] = (zone, (x, y), 0.0)
+        self.taken_to[card] = zone
         self.order = [c for c in self.order if c != card] + [card]
         self._show(hand=self._hit("hand"))
 
@@ -380,7 +385,9 @@ class CameraPassPassTable(LiveCardTable):
             elif kind == "camera_take_question":
                 fig.questions += 1
                 card = alert["expected"]["card"]
-                zone = self.where.get(card, ("", None, 0.0))[0]   # where the card lies now, as the players see
+                zone = self.where.get(card, ("", None, 0.0))[0]   # where the card lies now, as the players see,
+                if not zone.startswith("seat") and card not in self.where:   # or, gathered at the round's end,
+                    zone = self.taken_to.get(card, "")                       # the seat they saw it taken to
                 choice = zone if zone.startswith("seat") else "back"
             elif kind == "camera_unknown_question":
                 fig.questions += 1
