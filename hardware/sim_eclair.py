@@ -180,7 +180,7 @@ class CameraPasseEclairTable(LiveCardTable):
                 if phase == "playing":
                     fig.placements += 1
                     self._lay("michi", data["seat"])
-                self._answer()
+                self._answer_all()   # "which card?" may raise "under it or on it?", then the Michi's own
                 self._clear()
                 self._michi_target = None
             elif kind == BLOCKED and any(e["type"] == "start_card" for e in outcome.events) and self._hit("boxed"):
