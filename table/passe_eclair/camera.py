@@ -134,7 +134,7 @@ class PileCamera:
         else:
             before = self.a.g.copy() if self.a.g.hand_sizes[seat] == 1 else None   # its last card: may win
             if self._apply(obs, "passe_eclair.place", {"seat": seat, "card": card}, t):
-                self.together.placed(hands, before, seat, t)
+                self.together.placed(hands, before, seat, t, card)
 
     def _seen_again(self, card: str) -> bool:
         """The card on top already, or the card of an open "who laid it?": seen again (a

@@ -57,13 +57,14 @@ class Together:
                                         or g.top.serial != alert.expected.get("serial", g.top.serial)):
                 alert.resolved = "moot"
 
-    def placed(self, hands: list[int], before: Any = None, seat: int | None = None, t: float = 0.0) -> None:
+    def placed(self, hands: list[int], before: Any = None, seat: int | None = None, t: float = 0.0,
+               card: str | None = None) -> None:
         """The card just placed landed with ``hands`` in (``before``: the game before it, if
         it was its player's last card: kept while that won the round, in case it is taken back)."""
         g = self.cam.a.g
         if g.top is not None:
             self.hands_at[g.top.serial] = list(hands)
-        self.won = {"game": before, "seat": seat, "t": t, "hands": list(hands)} \
+        self.won = {"game": before, "seat": seat, "t": t, "hands": list(hands), "card": card} \
             if before is not None and g.phase == "round_won" else None
 
     def unwon(self, obs: Observation, card: str, t: float, hands: list[int]) -> bool:
@@ -72,8 +73,8 @@ class Together:
         this one, which lay under it). The round is not won: the game as before it, and this
         card placed just before it, by the other hand that was in (else asked)."""
         won = self.won
-        if won is None or t - won["t"] > TAKEN_BACK_S or set(hands) != {won["seat"]}:
-            return False
+        if won is None or t - won["t"] > TAKEN_BACK_S or set(hands) != {won["seat"]} or card == won["card"]:
+            return False   # (the winning card itself named again: a second "which card?" about it)
         a, self.won = self.cam.a, None
         a.g = won["game"]
         a.say(obs.t, f"Cards landed together: {a._names('en')[won['seat']]} takes their last card back, the round "

@@ -257,3 +257,24 @@ def test_a_gros_michi_asked_about_and_taken_back_is_not_left_asked():
     assert session.snapshot()["view"]["hand_sizes"] == before
     assert any("Gros Michi" in line["text"]["en"] and "Léa" in line["text"]["en"]
                for line in session.snapshot()["feed"][-2:])
+
+
+def test_a_last_card_asked_about_twice_wins_the_round_once():
+    """Crooked@0.2, seed 63, round 19: the last card, laid crooked, was seen unnamed twice (two
+    "which card?"); the first answer won the round, the second, naming the same card with the
+    same hand in, was taken for the winning card going back with another card under it: the
+    round undone and "who laid it?" offered no true answer."""
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 2, "names": ["Léa", "Hugo"]}, source="test", t=0.0)
+    _seen(session, "leon-marlon", hands=[], landed=1.0)
+    for i, card in enumerate(("marlon-fabi", "fabi-rocce", "rocce-vanessa", "vanessa-leon", "leon-marlon",
+                              "marlon-fabi")):
+        _seen(session, card, hands=[0], landed=2.0 + i)
+    _unknown(session, 1, hands=[0], landed=10.0)
+    _unknown(session, 2, hands=[0], landed=10.2)
+    first, second = session.snapshot()["alerts"]
+    session.resolve(first["id"], "fabi-rocce", t=10.5)
+    assert session.snapshot()["view"]["phase"] == "round_won"
+    session.resolve(second["id"], "fabi-rocce", t=10.5)
+    view = session.snapshot()["view"]
+    assert view["phase"] == "round_won" and session.snapshot()["alerts"] == []
