@@ -89,14 +89,14 @@ class PileCamera:
         g = self.a.g
         landed = obs.data.get("landed")
         t = float(landed) if isinstance(landed, (int, float)) and not isinstance(landed, bool) else obs.t
-        if self.together.pending_taken_back(obs, card, t, self.hands(obs)):
+        hands = self.hands(obs)
+        if self.together.pending_taken_back(obs, card, t, hands):
             return   # the card asked about went back to its player's hand (camera_together.py)
         if lost.twin(self, obs, card, t) or (self._seen_again(card) and not lost.answered_copy(self, obs, card)):
             return
         if g.phase in ("dealt", "turning"):
             self._apply(obs, "passe_eclair.start_card", {"card": card}, t)
             return
-        hands = self.hands(obs)
         if g.phase == "round_won" and self.together.unwon(obs, card, t, hands):   # the winning card taken back
             return
         if g.phase not in ("playing", "michi"):

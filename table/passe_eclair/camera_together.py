@@ -104,17 +104,14 @@ class Together:
         that hand among two, is still asked about ("who laid it?", "could no one play?"):
         that card went back to its player's hand (laid together), and the question is moot.
         True when so (said in the feed)."""
-        g, a = self.cam.a.g, self.cam.a
+        g = self.cam.a.g
         if g.top is None or g.top.card != card or not obs.data.get("again"):
             return False
         upper = self._pending(card, t, hands)
         if upper is None or upper.expected.get("t", -1.0) < (g.top.t or 0.0):
             return False
         upper.resolved = BACK
-        event = {"type": "returned_to_hand", "seat": hands[0], "card": upper.expected["card"], "reason": "together",
-                 "under_serial": g.top.serial, "t": obs.t}
-        a.say(obs.t, describe_observed(event, "en", a._names("en")), describe_observed(event, "fr", a._names("fr")),
-              kind="alert", seq=obs.seq)
+        self._say_back(obs, hands[0], upper.expected["card"])
         return True
 
     def seen(self, obs: Observation, card: str, t: float, hands: list[int]) -> bool:
@@ -220,8 +217,13 @@ class Together:
             for alert in a.open_alerts():
                 if alert.kind == MICHI_PARTNER:
                     alert.resolved = BACK
-        event = {"type": "returned_to_hand", "seat": top.by, "card": top.card, "reason": "together",
-                 "under_serial": g.top.serial if g.top else None, "t": obs.t}
+        self._say_back(obs, top.by, top.card)
+
+    def _say_back(self, obs: Observation, seat: int, card: str) -> None:
+        """The feed: ``card`` went back to ``seat``'s hand (laid together on the top card)."""
+        a, top = self.cam.a, self.cam.a.g.top
+        event = {"type": "returned_to_hand", "seat": seat, "card": card, "reason": "together",
+                 "under_serial": top.serial if top else None, "t": obs.t}
         a.say(obs.t, describe_observed(event, "en", a._names("en")), describe_observed(event, "fr", a._names("fr")),
               kind="alert", seq=obs.seq)
 
