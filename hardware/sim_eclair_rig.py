@@ -43,8 +43,11 @@ class PileCameraRig(FrameClock):
         self._rng = np.random.default_rng(seed)
         rig = place_camera(self._rng, self.profile)
         self.view, self.shot = rig.view, rig.shot
-        self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir)), rig.calibration, self.profile,
-                                    empty_table=rig.shot, hands=HandWatcher(rig.calibration, self.profile, rig.shot))
+        # same_frames: one rendering is shown for several frames (RENDER_EVERY); an identical frame
+        # gets the same answer without the work (vision/repeat.py)
+        self.watcher = TableWatcher(CardRecogniser(CardModel.load(model_dir), same_frames=True), rig.calibration,
+                                    self.profile, empty_table=rig.shot,
+                                    hands=HandWatcher(rig.calibration, self.profile, rig.shot, same_frames=True))
         self.unread: set[str] = set()
         self.watcher.recogniser = Abstaining(self.watcher.recogniser, self.unread)
         self._render, self._placement, self._style = render_table, Placement, SceneStyle.clean()
