@@ -70,6 +70,8 @@ FAULT_KINDS = ("hand", "crooked", "burst", "unknown", "glare", "together", "boxe
 # one card at a time on the pile unless the together fault is on; no late answer
 STYLE = PlayoutStyle(together_rate=0.0, late_rate=0.0)
 MICHI_QUESTIONS = ("camera_michi_partner", "camera_michi_blocked")
+QUESTION_KINDS = ("camera_who_placed", *MICHI_QUESTIONS, "camera_which_card", "camera_twin", "camera_under",
+                  "camera_boxed")   # the page asking what the camera could not tell; the rest are alerts
 BURST_FRAMES = 4
 GLARE_FRAMES = 15             # half a second of a glare spot over the pile (a lamp's reflection)
 OVER_SLACK_S = 1.0            # the page's landing time of a card vs the truth's (a glare delays it ~0.5 s)
@@ -91,6 +93,7 @@ class RoundFigures:
     steps: int = 0
     frames: int = 0
     asked: dict[str, int] = field(default_factory=dict)   # questions and alerts by kind
+    refused: list[str] = field(default_factory=list)      # true answers the page refused (asked again after)
 
 
 class CameraPasseEclairTable(LiveCardTable):
@@ -116,6 +119,7 @@ class CameraPasseEclairTable(LiveCardTable):
         self._michi_target: int | None = None                     # who the Michi player swaps with (truth)
         self.returned: list[tuple[str, int, float]] = []          # laid together on top, taken back (card, by, when)
         self._boxing = False                                      # the pile boxed with no "no one can play" tap
+        self._tallied: set[str] = set()                           # alert ids counted in the figures
 
     # ---------------------------------------------------------------- setup
     def new_game(self) -> None:
@@ -330,37 +334,35 @@ class CameraPasseEclairTable(LiveCardTable):
                                                   *(((c,), s) for c, s, _ in reversed(self.returned))]
                              if c == card), None)
                 choice = str(seat) if str(seat) in ids else None
-                self._fig.questions += 1
             elif kind in MICHI_QUESTIONS:   # the swap partner, or yes, no one could play: the truth's
                 choice = None if self._michi_target is None else str(self._michi_target)
                 if choice is None:   # the swap is not decided yet: asked on
                     continue
-                self._fig.questions += 1
             elif kind == "camera_which_card":
                 choice = self._which_card(alert, ids)
-                self._fig.questions += 1
             elif kind == "camera_twin":
                 choice = self._twin(alert)
-                self._fig.questions += 1
             elif kind == "camera_under":
                 choice = self._under(alert, ids)
-                self._fig.questions += 1
             elif kind == "camera_boxed":   # "could no one play?": yes if the players boxed the pile so
                 choice, self._boxing = ("yes" if self._boxing else "no"), False
-                self._fig.questions += 1
-            else:
-                self._fig.alerts += 1
-                choice = "done"
-            key = _tally_key(alert)
-            self._fig.asked[key] = self._fig.asked.get(key, 0) + 1   # what is asked most (the bench's tally)
+            else:   # an alert closed by its one choice ("Understood"), else "Done"
+                choice = ids[0] if len(ids) == 1 else "done"
+            if alert["id"] not in self._tallied:   # counted once, however many looks it takes
+                self._tallied.add(alert["id"])
+                question = kind in QUESTION_KINDS
+                self._fig.questions += question
+                self._fig.alerts += not question
+                key = _tally_key(alert)
+                self._fig.asked[key] = self._fig.asked.get(key, 0) + 1   # what is asked most (the bench's tally)
             if choice is None:
                 self._fig.wrong.append(f"no true answer among {ids} for {alert.get('message')}")
                 continue
             try:
                 self.session.resolve(alert["id"], choice, source=PERSON, t=self.rig.t)
                 n += 1
-            except Refused:
-                pass
+            except Refused as exc:   # still open: the same alert comes back at the next look
+                self._fig.refused.append(f"{kind} {choice}: {exc.en}")
         return n
 
     def _which_card(self, alert: dict[str, Any], ids: list[str]) -> str | None:

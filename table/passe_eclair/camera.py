@@ -137,13 +137,14 @@ class PileCamera:
                 self.together.placed(hands, before, seat, t, card)
 
     def _seen_again(self, card: str) -> bool:
-        """The card on top already, or the card of an open "who laid it?": seen again (a
-        hand lifted off it, the card over it taken back, or named after a "which card?"
-        answer), not laid again. (A copy laid squarely on its twin looks the same: missed.)"""
+        """The card on top already, or the card of an open "who laid it?" (or "under it or
+        on it?"): seen again (a hand lifted off it, the card over it taken back, or named
+        after a "which card?" answer), not laid again. (A copy laid squarely on its twin
+        looks the same: missed.)"""
         g = self.a.g
         if g.phase in ("turning", "playing") and g.top is not None and g.top.card == card:
             return True
-        return any(a.kind in (WHO_PLACED, *MICHI_KINDS) and a.expected.get("card") == card
+        return any(a.kind in (WHO_PLACED, UNDER, *MICHI_KINDS) and a.expected.get("card") == card
                    for a in self.a.open_alerts())
 
     def _unknown(self, obs: Observation) -> None:

@@ -61,6 +61,8 @@ def run(model: Path, minutes: float, faults: str, seed: int, rounds: int = 0) ->
             "tapped_in": sum(f.tapped_in for f in figs), "together": sum(f.together for f in figs),
             "steps_behind": sum(f.behind for f in figs), "steps": sum(f.steps for f in figs),
             "asked": {k: sum(f.asked.get(k, 0) for f in figs) for k in sorted({k for f in figs for k in f.asked})},
+            "answers_refused": sum(len(f.refused) for f in figs),
+            "answers_refused_first": [r for f in figs for r in f.refused][:3],
             "frames": sum(f.frames for f in figs), "wrong": len(wrong), "wrong_first": wrong[:3],
             "open_alerts_at_end": len(session.snapshot()["alerts"]), "load": os.getloadavg()[0]}
 

@@ -278,3 +278,29 @@ def test_a_last_card_asked_about_twice_wins_the_round_once():
     session.resolve(second["id"], "fabi-rocce", t=10.5)
     view = session.snapshot()["view"]
     assert view["phase"] == "round_won" and session.snapshot()["alerts"] == []
+
+
+def test_a_crooked_gros_michi_asked_about_three_times_is_laid_once():
+    """Crooked@0.2, seed 63, round 16: Hugo's Gros Michi, laid crooked on his own card a moment
+    after it, was seen unnamed three times (two pieces at once, then settled). Each "which
+    card?" was answered Gros Michi before the first answer's "under it or on it?" was: the
+    third was read as a second Michi ("who laid it?"), its "could no one play?" was left
+    asked after the swap, and its answer refused ("a new start card must be turned first")."""
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 2, "names": ["Léa", "Hugo"]}, source="test", t=0.0)
+    _seen(session, "leon-marlon", hands=[], landed=1.0)
+    _seen(session, "marlon-fabi", hands=[1], landed=2.0)
+    _unknown(session, 1, hands=[1], landed=2.6)
+    _unknown(session, 2, hands=[1], landed=2.6)
+    _unknown(session, 3, hands=[], landed=3.0)
+    for alert in session.snapshot()["alerts"]:   # the players answer what they see: the Gros Michi
+        session.resolve(alert["id"], "michi", t=3.5)
+    _answer(session, "camera_under", "on:1")
+    kinds = [a["kind"] for a in session.snapshot()["alerts"]]
+    assert kinds == ["camera_michi_blocked"]
+    _answer(session, "camera_michi_blocked", "0")
+    snap = session.snapshot()
+    assert snap["alerts"] == [] and not [line for line in snap["feed"] if line["kind"] == "alert"
+                                         and "not applied" in line["text"]["en"]]
+    # one Michi laid (Hugo: 7 - 2 = 5 cards), then hands swapped with Léa; the round over
+    assert snap["view"]["phase"] == "turning" and snap["view"]["hand_sizes"] == [5, 7]
