@@ -58,6 +58,8 @@ TRICK_SLOTS = [(310, 178), (400, 178), (490, 178), (345, 290), (455, 290)]
 SEAT_SPOTS = {1: (400, 402), 2: (80, 225), 3: (400, 50), 4: (715, 225), 5: (150, 402), 6: (650, 402)}
 CROOKED_AT = (400, 322)       # a card pushed half out of the trick, its centre in no zone
 FAULT_KINDS = ("crooked", "hand", "burst", "unknown", "pile", "glare")
+QUESTION_KINDS = ("camera_play_question", "camera_take_question", "camera_unknown_question",
+                  "camera_order_question", "camera_record_question")   # the page asking; the rest are alerts
 GLARE_FRAMES = (8, 45)        # how long a glare spot lies over the change (frames, drawn at random)
 GLARE_RADIUS_PX = (40, 80)    # the spot's size (a card is about 80 x 120 px in the frame)
 GLARE_INTENSITY = (120, 220)  # grey levels added at its centre (a washed-out patch of the face)
@@ -119,6 +121,7 @@ class RoundFigures:
     wrong: list[str] = field(default_factory=list)   # what the page showed that the truth contradicts
     behind: int = 0            # steps after which the page had not caught up with the table yet
     steps: int = 0
+    refused: list[str] = field(default_factory=list)   # true answers the page refused (asked again after)
 
 
 class Abstaining:
@@ -248,6 +251,7 @@ class CameraPassPassTable(LiveCardTable):
         self.where: dict[str, tuple[str, tuple[float, float], float]] = {}   # card -> (zone, centre, angle)
         self.order: list[str] = []                                          # drawing order (later on top)
         self.taken_to: dict[str, str] = {}   # card -> the seat zone it was taken to (the players remember)
+        self._tallied: set[str] = set()     # alert ids counted in the figures
         self.figures: list[RoundFigures] = []
         self._fig = RoundFigures()   # the round being played (where taps are counted)
 
@@ -374,42 +378,38 @@ class CameraPassPassTable(LiveCardTable):
 
     # ---------------------------------------------------------------- people at the page
     def _answer(self, fig: RoundFigures) -> None:
-        """Tap the page's open questions the way the players would, and count them."""
+        """Tap the page's open questions the way the players would, and count each once."""
         for alert in self.session.snapshot()["alerts"]:
             kind = alert.get("kind", "")
-            if not kind.startswith("camera_"):
-                continue
+            ids = [c["id"] for c in alert.get("choices") or []]
             if kind == "camera_play_question":
-                fig.questions += 1
                 choice = "played"
             elif kind == "camera_take_question":
-                fig.questions += 1
                 card = alert["expected"]["card"]
                 zone = self.where.get(card, ("", None, 0.0))[0]   # where the card lies now, as the players see,
                 if not zone.startswith("seat") and card not in self.where:   # or, gathered at the round's end,
                     zone = self.taken_to.get(card, "")                       # the seat they saw it taken to
                 choice = zone if zone.startswith("seat") else "back"
             elif kind == "camera_unknown_question":
-                fig.questions += 1
-                ids = [c["id"] for c in alert["choices"]]
                 laid = [c.id for s, c in self.mind.current_trick if s == alert["expected"]["seat"]]
                 choice = next((c for c in laid if c in ids and c in self.where), "none")   # the card they laid
             elif kind == "camera_order_question":
-                fig.questions += 1
                 seat, cards = alert["expected"]["seat"], alert["expected"]["cards"]
                 choice = next((c.id for s, c in self.mind.current_trick if s == seat and c.id in cards), cards[0])
             elif kind == "camera_record_question":
-                fig.questions += 1
-                team = alert["expected"]["team"]
-                choice = str(self._record_choice(team))
-            else:
-                fig.alerts += 1
-                choice = "done"
+                choice = str(self._record_choice(alert["expected"]["team"]))
+            else:   # an alert (a rule broken, an entry not applied): its one choice, else "Done"
+                choice = ids[0] if len(ids) == 1 else "done"
+            if alert["id"] not in self._tallied:   # counted once, however many looks it takes
+                self._tallied.add(alert["id"])
+                question = kind in QUESTION_KINDS
+                fig.questions += question
+                fig.alerts += not question
             try:
                 self.session.resolve(alert["id"], choice, source=PERSON, t=self.camera.t)
                 fig.taps += 1
-            except Refused:
-                pass
+            except Refused as exc:   # still open: the same alert comes back at the next look
+                fig.refused.append(f"{kind} {choice}: {exc.en}")
         mind = self.mind
         if mind.phase == "record":
             record = self.session.current_game()

@@ -83,6 +83,7 @@ class RoundFigures:
     presses: int = 0
     pipeline_s: float = 0.0    # time spent in the vision pipeline (CupWatcher.process)
     glare_frames: int = 0      # frames shown with a glare spot (the ``glare`` fault)
+    refused: list[str] = field(default_factory=list)   # answers the page refused (asked again after)
 
 
 class CameraPtiPassPassTable:
@@ -110,6 +111,7 @@ class CameraPtiPassPassTable:
         self.truth = None
         self.figures: list[RoundFigures] = []
         self.fig = RoundFigures()
+        self._tallied: set[str] = set()   # alert ids counted in the figures
         self.record: list | None = None   # when a list: every frame the pipeline saw, and every press, in order
 
     # ---------------------------------------------------------------- transports
@@ -320,14 +322,16 @@ class CameraPtiPassPassTable:
         """Tap away the page's open alerts as a player would; True if any was there."""
         tapped = False
         for alert in self.session.snapshot()["alerts"]:
-            self.fig.alerts += 1
+            if alert["id"] not in self._tallied:   # counted once, however many looks it takes
+                self._tallied.add(alert["id"])
+                self.fig.alerts += 1
             choice = alert["choices"][0]["id"] if alert.get("choices") else "done"
             try:
                 self.session.resolve(alert["id"], choice, source="dashboard", t=self.clock())
                 self.fig.taps += 1
                 tapped = True
-            except Refused:
-                pass
+            except Refused as exc:   # still open: the same alert comes back at the next look
+                self.fig.refused.append(f"{alert.get('kind')} {choice}: {exc.en}")
         return tapped
 
     def _check(self, tapped: bool) -> None:

@@ -70,7 +70,8 @@ def _play(job: tuple) -> dict:
               f"({per_round[-1]:.1f} s, load {loads[-1]:.1f})", flush=True)
         for w in fig.wrong[:3]:
             print(f"[{tag}]   WRONG", w, flush=True)
-    return {"figs": [vars(f) | {"wrong": list(f.wrong)} for f in table.figures], "per_round": per_round,
+    return {"figs": [vars(f) | {"wrong": list(f.wrong), "refused": list(f.refused)} for f in table.figures],
+            "per_round": per_round,
             "frames": frames, "loads": loads, "wall": time.perf_counter() - wall0,
             "cpu": time.process_time() - cpu0, "withdrawn": len(withdrawn),
             "withdrawn_kinds": sorted(kind for _, _, kind in withdrawn)}
@@ -121,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         "taps_per_question_or_alert": sum(f["taps"] for f in figs) / max(1, sum(f["questions"] + f["alerts"]
                                                                               for f in figs)),
         "wrong_shown": sum(len(f["wrong"]) for f in figs),
+        "answers_refused": sum(len(f["refused"]) for f in figs),
+        "answers_refused_first": [r for f in figs for r in f["refused"]][:3],
         "steps_behind_share": sum(f["behind"] for f in figs) / max(1, sum(f["steps"] for f in figs)),
         "questions_withdrawn_by_the_camera": sum(p["withdrawn"] for p in parts),
         "withdrawn_by_kind": {k: sum(p["withdrawn_kinds"].count(k) for p in parts)

@@ -70,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
                                     f"({100 * sum(f.untapped for f in figures) / max(1, moves):.2f}%)",
         "rounds_without_tap": f"{sum(1 for f in figures if not f.taps)}/{len(figures)}",
         "wrong_states_shown": sum(len(f.wrong) for f in figures),
+        "answers_refused": sum(len(f.refused) for f in figures),
+        "answers_refused_first": [r for f in figures for r in f.refused][:3],
         "alerts_per_round": round(sum(f.alerts for f in figures) / max(1, len(figures)), 3),
         "taps_per_round": round(sum(f.taps for f in figures) / max(1, len(figures)), 3),
         "one_tap_share": round(sum(f.taps for f in figures) / max(1, sum(f.alerts for f in figures)), 3),
