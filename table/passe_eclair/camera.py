@@ -17,7 +17,8 @@ it lies still on the ``pile`` zone, with ``landed`` (the time of its first frame
 * a Gros Michi is placed as the rules need it, with the one-tap questions of
   :mod:`.camera_michi` (who to swap with; off anything but a dog, could no one play?);
 * the card on top seen again (the camera reports a pile card again once it comes back from
-  under a hand or a card taken away) or a card whose "who laid it?" is open is not a new card.
+  under a hand or a card taken away) or a card whose "who laid it?" or "under it or on it?"
+  is open is not a new card (a card laid crooked may be seen unnamed two or three times).
 
     >>> from table.passe_eclair.adapter import PasseEclairAdapter
     >>> pe = PasseEclairAdapter(Observation.now("game_start", source="t", game="passe-eclair",
