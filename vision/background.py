@@ -25,6 +25,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.askew import top_card
 from vision.decks import CARD_SIZE_MM
 from vision.outline import edge_mask, fill_holes
 
@@ -144,3 +145,10 @@ class TableBackground:
         side = (cw, ch) if w <= h else (ch, cw)
         box = cv2.boxPoints(((cx, cy), side, angle)).astype(np.float64)
         return cv2.perspectiveTransform(box.reshape(-1, 1, 2), self.table_to_image).reshape(4, 2).astype(np.float32)
+
+    def top_card(self, frame: np.ndarray, points_px: np.ndarray) -> np.ndarray | None:
+        """The card laid askew on top of the pile that the blob ``points_px`` (full-size px)
+        is (:mod:`vision.askew`), or None (no calibration, or no card with four sides seen)."""
+        if self.table_to_image is None or len(points_px) < 5:
+            return None
+        return top_card(frame, points_px, self.table_to_image, self.card_mm)

@@ -149,16 +149,21 @@ class CardDetector:
                         found.append(CardQuad(corners, outline=pts))
                         continue
             if guesses:
-                found += self.guesses(pts)
+                found += self.guesses(pts, frame)
         return found
 
-    def guesses(self, outline: np.ndarray) -> list[CardQuad]:
+    def guesses(self, outline: np.ndarray, frame: np.ndarray | None = None) -> list[CardQuad]:
         """Card outlines guessed from a merged ``outline`` of the last frame's paper mask
-        (two cards overlapping; or a near-square union first taken for one card)."""
+        (two cards overlapping; or a near-square union first taken for one card); with the
+        ``frame`` and the empty table known, also the card askew on top of a pile."""
         from vision.partial import card_hypotheses  # only for the rarer merged shapes
 
         k = self.settings.scale
         out = []
+        if frame is not None and self.background is not None:
+            top = self.background.top_card(frame, outline * k + (k - 1) / 2)
+            if top is not None and _plausible(order_clockwise(top), self.settings):
+                out.append(CardQuad(order_clockwise(top), complete=False))
         for corners in card_hypotheses(outline, self.last_mask):
             corners = order_clockwise(corners * k + (k - 1) / 2)  # snapped later, if worth it
             if _plausible(corners, self.settings):

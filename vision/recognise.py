@@ -216,7 +216,7 @@ class CardRecogniser:
                     m = wider
             if m.card is None and m.confidence < self.model.min_confidence and q.outline is not None:
                 # perhaps two nearly stacked cards whose union looked like one: try guesses
-                more = [g.corners for g in self.detector.guesses(q.outline)]
+                more = [g.corners for g in self.detector.guesses(q.outline, frame)]
                 if more:
                     guesses += more
                     doubtful.append(m)
