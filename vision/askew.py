@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 MARGIN_MM = 6                # view around the blob
-MAX_VIEW_MM = 260            # a blob wider than this is not a pile of cards
+MAX_SPAN = 1.6               # a blob wider or longer than this many card lengths is not one pile
 MIN_GRADIENT = 24.0          # Sobel magnitude (a step of ~6 grey levels) that can be a card's side
 ANGLE_TOLERANCE = 8.0        # degrees: an edge pixel counts for the sides at this angle
 # tried around each angle most edges run at (a card askew by a few degrees shares its peak)
@@ -46,8 +46,8 @@ def top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarra
     x0, y0 = np.floor(mm.min(axis=0)) - MARGIN_MM
     x1, y1 = np.ceil(mm.max(axis=0)) + MARGIN_MM
     w, h = int(x1 - x0), int(y1 - y0)
-    if not (0 < w <= MAX_VIEW_MM and 0 < h <= MAX_VIEW_MM):
-        return None
+    if not (0 < w <= MAX_SPAN * max(card_mm) + 2 * MARGIN_MM and 0 < h <= MAX_SPAN * max(card_mm) + 2 * MARGIN_MM):
+        return None   # several cards, a hand: not a pile with one card askew on top (and costly)
     view_to_image = table_to_image @ np.array([[1.0, 0, x0], [0, 1, y0], [0, 0, 1]])
     view = cv2.warpPerspective(frame, view_to_image, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     blob = np.zeros((h, w), np.uint8)
