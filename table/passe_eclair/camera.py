@@ -93,7 +93,10 @@ class PileCamera:
         hands = self.hands(obs)
         if self.together.pending_taken_back(obs, card, t, hands):
             return   # the card asked about went back to its player's hand (camera_together.py)
-        if lost.twin(self, obs, card, t) or (self._seen_again(card) and not lost.answered_copy(self, obs, card)):
+        if lost.twin(self, obs, card, t):
+            return
+        if self._seen_again(card) and not lost.answered_copy(self, obs, card):
+            self._hands_seen_too(card, hands)
             return
         if g.phase in ("dealt", "turning"):
             self._apply(obs, "passe_eclair.start_card", {"card": card}, t)
@@ -147,6 +150,13 @@ class PileCamera:
             return True
         return any(a.kind in (WHO_PLACED, UNDER, *MICHI_KINDS) and a.expected.get("card") == card
                    for a in self.a.open_alerts())
+
+    def _hands_seen_too(self, card: str, hands: list[int]) -> None:
+        """``card`` seen again while a question about it is open: the hands of this sighting
+        count too (a pair seen unnamed with two hands in, then named with none: still a pair)."""
+        for alert in self.a.open_alerts():
+            if alert.kind in (WHO_PLACED, *MICHI_KINDS) and alert.expected.get("card") == card and hands:
+                alert.seen["hands"] = sorted({*(alert.seen.get("hands") or []), *hands})
 
     def _unknown(self, obs: Observation) -> None:
         """A new top card the camera cannot name: ask which card (those the rules allow on

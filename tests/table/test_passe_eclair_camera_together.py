@@ -304,3 +304,24 @@ def test_a_crooked_gros_michi_asked_about_three_times_is_laid_once():
                                          and "not applied" in line["text"]["en"]]
     # one Michi laid (Hugo: 7 - 2 = 5 cards), then hands swapped with Léa; the round over
     assert snap["view"]["phase"] == "turning" and snap["view"]["hand_sizes"] == [5, 7]
+
+
+def test_the_hands_of_an_unnamed_sighting_count_for_the_card_it_is_named_as():
+    """Together@0.2, seed 67, round 8: Léa lays Léon → Rocce, Hugo slaps his Gros Michi on it
+    and takes it back. The camera saw the pair land unnamed with both hands in, then named the
+    Michi with no hand in ("who laid it?"); the "which card?" answer (the Michi) was the same
+    card, so its two hands were dropped, and Léon → Rocce, seen next with Hugo's hand taking
+    the Michi back, was placed for Hugo. The hands of both sightings count: one tap asks."""
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 2, "names": ["Léa", "Hugo"]}, source="test", t=0.0)
+    _seen(session, "rocce-leon", hands=[0], landed=1.0)
+    _unknown(session, 171, hands=[0, 1], landed=1.6)
+    _seen(session, "michi", hands=[], landed=2.2)
+    which, who = session.snapshot()["alerts"]
+    session.resolve(which["id"], "michi", t=2.3)
+    session.resolve(who["id"], "1", t=2.3)
+    _seen(session, "leon-rocce", hands=[1], landed=2.33)
+    _answer(session, "camera_under", "under:0")
+    snap = session.snapshot()
+    assert _pile(session) == [("rocce-leon", None), ("leon-rocce", 0)]
+    assert snap["view"]["hand_sizes"] == [6, 7] and snap["alerts"] == []
