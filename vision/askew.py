@@ -103,24 +103,20 @@ def _pair_strength(xs, ys, direction, angle, card_mm) -> float:
 def _placement(xs, ys, direction, angle, card_mm, blob) -> tuple[float, np.ndarray] | None:
     """The best-backed card at ``angle`` (either way round): (its weakest side's share of
     edge support, its corners in view px), or None when a side is not backed."""
-    a = np.radians(angle)
     u, v, across_u, across_v = _turned(xs, ys, direction, angle)
     best = None
     for side_u, side_v in (card_mm, card_mm[::-1]):
         su, sv = int(round(side_u)), int(round(side_v))
         for ua, va in ((ua, va) for ua in _starts(u[across_u], su) for va in _starts(v[across_v], sv)):
-            inside = _inside(blob, angle, ua, va, su, sv)
-            if inside < MIN_INSIDE:
+            corners = _rectangle(angle, ua, va, su, sv)
+            if _inside(blob, corners) < MIN_INSIDE:
                 continue
             # each side backed by edges along its length (the two u-sides span v in [va, va + sv])
             backs = [_backed(v[across_u], u[across_u], ua, va, sv), _backed(v[across_u], u[across_u], ua + su, va, sv),
                      _backed(u[across_v], v[across_v], va, ua, su), _backed(u[across_v], v[across_v], va + sv, ua, su)]
             weakest = min(backs)
             if weakest >= MIN_SIDE_SUPPORT and (best is None or weakest > best[0]):
-                corners = np.array([[ua, va], [ua + su, va], [ua + su, va + sv], [ua, va + sv]], np.float64)
-                c, s = np.cos(a), np.sin(a)
-                best = (weakest, np.stack([corners[:, 0] * c - corners[:, 1] * s,
-                                           corners[:, 0] * s + corners[:, 1] * c], axis=1))
+                best = (weakest, corners)
     return best
 
 
@@ -152,12 +148,18 @@ def _backed(along, across, at, start, length) -> float:
     return np.count_nonzero(np.bincount(np.floor(on - start).astype(int), minlength=1)) / float(length)
 
 
-def _inside(blob, angle, ua, va, su, sv) -> float:
+def _rectangle(angle: float, ua: float, va: float, su: int, sv: int) -> np.ndarray:
+    """The corners (view px) of the card from (``ua``, ``va``), ``su`` by ``sv``, in the
+    frame turned by ``angle``."""
     a = np.radians(angle)
     c, s = np.cos(a), np.sin(a)
-    corners = np.array([[ua, va], [ua + su, va], [ua + su, va + sv], [ua, va + sv]])
-    pts = np.stack([corners[:, 0] * c - corners[:, 1] * s, corners[:, 0] * s + corners[:, 1] * c], axis=1)
+    uv = np.array([[ua, va], [ua + su, va], [ua + su, va + sv], [ua, va + sv]], np.float64)
+    return np.stack([uv[:, 0] * c - uv[:, 1] * s, uv[:, 0] * s + uv[:, 1] * c], axis=1)
+
+
+def _inside(blob: np.ndarray, corners: np.ndarray) -> float:
+    """Share of the quad ``corners`` (view px) lying on the ``blob`` mask."""
     quad = np.zeros_like(blob)
-    cv2.fillPoly(quad, [np.round(pts).astype(np.int32).reshape(-1, 1, 2)], 255)
+    cv2.fillPoly(quad, [np.round(corners).astype(np.int32).reshape(-1, 1, 2)], 255)
     area = cv2.countNonZero(quad)
     return cv2.countNonZero(cv2.bitwise_and(quad, blob)) / area if area else 0.0
