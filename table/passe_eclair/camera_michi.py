@@ -4,7 +4,9 @@ The camera names the card and the hand gives its player; what it cannot see is s
 one tap on the page (RULES-DECISIONS, Passe Éclair 11):
 
 * **On a dog** the Michi is legal: it is placed, then "who does X swap hands with?" offers
-  the other seats (at 2 players there is only one: the swap is made with no question).
+  the other seats (at 2 players there is only one: the swap is made with no question,
+  unless the Michi landed with two hands in: slapped together, it may be taken back, so
+  the one-choice question waits for a tap).
 * **On any other card** it is legal only if no one could play, which hands hide: "could
   no one play?" offers one button per other seat ("yes — X swaps with Y", the Michi is
   placed and the hands swapped) and "no — a wrong card" (placed, flagged, to be spotted).
@@ -50,7 +52,8 @@ class MichiQuestions:
         g = self.a.g
         if g.top is not None and g.top.card == DOG:
             if self._apply(obs, "passe_eclair.place", {"seat": seat, "card": MICHI}, t) and g.phase == "michi":
-                self._ask_partner(obs, seat)
+                # slapped with another hand in, it may be taken back: the swap waits for a tap
+                self._ask_partner(obs, seat, confirm=len(obs.data.get("hands") or []) > 1)
             return
         name = self._name(seat)
         top = {lang: card_label(g.top.card, lang) if g.top else "?" for lang in ("en", "fr")}
@@ -66,9 +69,9 @@ class MichiQuestions:
                          "personne ne peut jouer. Personne ne pouvait-il jouer ?"),
             choices=choices, expected={"seat": seat, "card": MICHI, "t": t}))
 
-    def _ask_partner(self, obs: Observation, seat: int) -> None:
+    def _ask_partner(self, obs: Observation, seat: int, *, confirm: bool = False) -> None:
         others = self._others(seat)
-        if len(others) == 1:   # 2 players: the rules leave no choice
+        if len(others) == 1 and not confirm:   # 2 players: the rules leave no choice
             self._apply(obs, "passe_eclair.michi_swap", {"seat": seat, "target": others[0]}, obs.t)
             return
         name = self._name(seat)

@@ -325,3 +325,24 @@ def test_the_hands_of_an_unnamed_sighting_count_for_the_card_it_is_named_as():
     snap = session.snapshot()
     assert _pile(session) == [("rocce-leon", None), ("leon-rocce", 0)]
     assert snap["view"]["hand_sizes"] == [6, 7] and snap["alerts"] == []
+
+
+def test_a_gros_michi_slapped_together_on_a_dog_at_two_players_swaps_nothing_until_it_stays():
+    """Together@0.2, seed 67, round 36: Léa's Gros Michi slapped on Hugo's dog with both hands
+    in, then taken back. At 2 players the swap needs no choice, so it was made at once: the
+    pile boxed, Hugo's next card taken for a start card and the page ahead by a whole round.
+    A Michi that landed with two hands in asks for the swap (one tap), so a take-back undoes nothing."""
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 2, "names": ["Léa", "Hugo"]}, source="test", t=0.0)
+    _seen(session, "leon-marlon", hands=[], landed=1.0)
+    _seen(session, "dog", hands=[1], landed=2.0)
+    _seen(session, "michi", hands=[0, 1], landed=3.0)
+    _answer(session, "camera_who_placed", "0")
+    snap = session.snapshot()
+    assert snap["view"]["phase"] == "michi"                      # no swap yet: Léa's Michi may go back
+    assert [a["kind"] for a in snap["alerts"]] == ["camera_michi_partner"]
+    _seen(session, "dog", hands=[0], landed=3.5, again=True)   # Léa took her Michi back
+    _answer(session, "camera_under", "back")                   # one tap: no new card, the Michi went back
+    snap = session.snapshot()
+    assert snap["view"]["phase"] == "playing" and snap["view"]["hand_sizes"] == [7, 6]
+    assert _pile(session)[-1] == ("dog", 1) and snap["alerts"] == []
