@@ -41,8 +41,8 @@ import cv2
 import numpy as np
 
 from hardware.camera import CARD_UNKNOWN_FRAMES, FrameTimer
+from hardware.sim_page import PageTaps
 from hardware.sim_thread import FilmedTableThread, FrameClock, LiveCardTable
-from table.errors import Refused
 from table.observations import Observation
 from table.pass_pass import new_game
 from table.pass_pass.game import Game
@@ -251,7 +251,7 @@ class CameraPassPassTable(LiveCardTable):
         self.where: dict[str, tuple[str, tuple[float, float], float]] = {}   # card -> (zone, centre, angle)
         self.order: list[str] = []                                          # drawing order (later on top)
         self.taken_to: dict[str, str] = {}   # card -> the seat zone it was taken to (the players remember)
-        self._tallied: set[str] = set()     # alert ids counted in the figures
+        self.page = PageTaps()
         self.figures: list[RoundFigures] = []
         self._fig = RoundFigures()   # the round being played (where taps are counted)
 
@@ -398,18 +398,13 @@ class CameraPassPassTable(LiveCardTable):
                 choice = next((c.id for s, c in self.mind.current_trick if s == seat and c.id in cards), cards[0])
             elif kind == "camera_record_question":
                 choice = str(self._record_choice(alert["expected"]["team"]))
-            else:   # an alert (a rule broken, an entry not applied): its one choice, else "Done"
-                choice = ids[0] if len(ids) == 1 else "done"
-            if alert["id"] not in self._tallied:   # counted once, however many looks it takes
-                self._tallied.add(alert["id"])
+            else:
+                choice = self.page.plain_choice(alert)
+            if self.page.first_look(alert):
                 question = kind in QUESTION_KINDS
                 fig.questions += question
                 fig.alerts += not question
-            try:
-                self.session.resolve(alert["id"], choice, source=PERSON, t=self.camera.t)
-                fig.taps += 1
-            except Refused as exc:   # still open: the same alert comes back at the next look
-                fig.refused.append(f"{kind} {choice}: {exc.en}")
+            fig.taps += self.page.tap(self.session, alert, choice, source=PERSON, t=self.camera.t, refused=fig.refused)
         mind = self.mind
         if mind.phase == "record":
             record = self.session.current_game()

@@ -44,8 +44,8 @@ from hardware.gpio.mock_pins import simulated_pins
 from hardware.gpio.seat_buttons import DEFAULT_SEAT_PINS, SeatButtons
 from hardware.sim_cards import Glare
 from hardware.sim_cards import parse_faults as parse_camera_faults
+from hardware.sim_page import PageTaps
 from hardware.sim_thread import FilmedTableThread
-from table.errors import Refused
 from table.observations import Observation
 from table.ptipasspass import new_game
 from table.ptipasspass.playout import choose_action
@@ -111,7 +111,7 @@ class CameraPtiPassPassTable:
         self.truth = None
         self.figures: list[RoundFigures] = []
         self.fig = RoundFigures()
-        self._tallied: set[str] = set()   # alert ids counted in the figures
+        self.page = PageTaps()
         self.record: list | None = None   # when a list: every frame the pipeline saw, and every press, in order
 
     # ---------------------------------------------------------------- transports
@@ -322,16 +322,11 @@ class CameraPtiPassPassTable:
         """Tap away the page's open alerts as a player would; True if any was there."""
         tapped = False
         for alert in self.session.snapshot()["alerts"]:
-            if alert["id"] not in self._tallied:   # counted once, however many looks it takes
-                self._tallied.add(alert["id"])
-                self.fig.alerts += 1
+            self.fig.alerts += self.page.first_look(alert)
             choice = alert["choices"][0]["id"] if alert.get("choices") else "done"
-            try:
-                self.session.resolve(alert["id"], choice, source="dashboard", t=self.clock())
+            if self.page.tap(self.session, alert, choice, source="dashboard", t=self.clock(), refused=self.fig.refused):
                 self.fig.taps += 1
                 tapped = True
-            except Refused as exc:   # still open: the same alert comes back at the next look
-                self.fig.refused.append(f"{alert.get('kind')} {choice}: {exc.en}")
         return tapped
 
     def _check(self, tapped: bool) -> None:

@@ -54,6 +54,7 @@ from typing import Any
 from hardware import sim_cards
 from hardware.sim_cards import parse_faults
 from hardware.sim_eclair_rig import PileCameraRig
+from hardware.sim_page import PageTaps
 from hardware.sim_thread import FilmedTableThread, LiveCardTable
 from table.errors import Refused
 from table.passe_eclair import Game, PlayoutStyle, new_game, playout_steps
@@ -119,7 +120,7 @@ class CameraPasseEclairTable(LiveCardTable):
         self._michi_target: int | None = None                     # who the Michi player swaps with (truth)
         self.returned: list[tuple[str, int, float]] = []          # laid together on top, taken back (card, by, when)
         self._boxing = False                                      # the pile boxed with no "no one can play" tap
-        self._tallied: set[str] = set()                           # alert ids counted in the figures
+        self.page = PageTaps()
 
     # ---------------------------------------------------------------- setup
     def new_game(self) -> None:
@@ -346,10 +347,9 @@ class CameraPasseEclairTable(LiveCardTable):
                 choice = self._under(alert, ids)
             elif kind == "camera_boxed":   # "could no one play?": yes if the players boxed the pile so
                 choice, self._boxing = ("yes" if self._boxing else "no"), False
-            else:   # an alert closed by its one choice ("Understood"), else "Done"
-                choice = ids[0] if len(ids) == 1 else "done"
-            if alert["id"] not in self._tallied:   # counted once, however many looks it takes
-                self._tallied.add(alert["id"])
+            else:
+                choice = self.page.plain_choice(alert)
+            if self.page.first_look(alert):
                 question = kind in QUESTION_KINDS
                 self._fig.questions += question
                 self._fig.alerts += not question
@@ -358,11 +358,7 @@ class CameraPasseEclairTable(LiveCardTable):
             if choice is None:
                 self._fig.wrong.append(f"no true answer among {ids} for {alert.get('message')}")
                 continue
-            try:
-                self.session.resolve(alert["id"], choice, source=PERSON, t=self.rig.t)
-                n += 1
-            except Refused as exc:   # still open: the same alert comes back at the next look
-                self._fig.refused.append(f"{kind} {choice}: {exc.en}")
+            n += self.page.tap(self.session, alert, choice, source=PERSON, t=self.rig.t, refused=self._fig.refused)
         return n
 
     def _which_card(self, alert: dict[str, Any], ids: list[str]) -> str | None:
