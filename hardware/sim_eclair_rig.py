@@ -99,7 +99,8 @@ class PileCameraRig(FrameClock):
             if i and (i % RENDER_EVERY == 0 or self.glare):
                 image = self._image(pile)
             self.show([image])
-            held = card is not None and ((card, "pile") in self.watcher.cards.present
+            # a copy of ``card`` buried in the pile is not the one just laid (a dog on a pile with a dog)
+            held = card is not None and (self.watcher.shown_on_pile(card)
                                          or (card in self.unread and self.watcher.unknown.present))
             if i >= 6 and (held or (card is None and not self.watcher.cards._seen_run)):
                 return i + 1

@@ -82,6 +82,7 @@ class TableWatcher:
         self.unknown = StabilityFilter(unknown_frames or appear_frames, vanish_frames)   # unnamed, keyed by place
         self._unknown_ids = 0
         self._unknown_look: dict = {}     # unknown key -> its look (:func:`_look`) when first seen
+        self._unknown_buried: set = set()  # unknown keys on the pile another card was reported on since
         self.cells = StabilityFilter(appear_frames, vanish_frames)
         self.holes = StabilityFilter(appear_frames, vanish_frames)
         self._empty_holes: dict[int, float] = {}   # top hole -> its brightness seen empty
@@ -146,7 +147,30 @@ class TableWatcher:
                 self._last_px.pop(ch.key, None)
                 self._last_image.pop(ch.key, None)
                 obs.append(Observation.now("card_gone", source=self.source, t=ch.t, card=card, zone=zone, **extra))
-        return obs + self._pile_again(current, frame.t) + self._unknown(unnamed, matches, frame.image, frame.t)
+        obs += self._pile_again(current, frame.t)
+        self._bury(frame.image, [self._last_px[(o.data["card"], PILE_ZONE)] for o in obs
+                                 if o.kind == "card_seen" and o.data["zone"] == PILE_ZONE])
+        return obs + self._unknown(unnamed, matches, frame.image, frame.t)
+
+    def _bury(self, image: np.ndarray, outlines: list[np.ndarray]) -> None:
+        """Cards just reported on the pile at ``outlines`` (image px) lie over the unnamed
+        cards reported there before (unless it is that card, named at last): an unnamed
+        outline with the look of a buried one is not it back but another card (a copy of it,
+        or a card that merely looks alike), news."""
+        for quad in outlines:
+            centre = self.cal.to_table(quad).mean(axis=0)
+            look = _look(image, quad)
+            self._unknown_buried.update(
+                k for k in self.unknown.present if self.unknown.present[k][0] == PILE_ZONE
+                and np.hypot(centre[0] - k[1], centre[1] - k[2]) <= SAME_PLACE_MM
+                and not _alike(look, self._unknown_look[k]))
+
+    def shown_on_pile(self, card: str) -> bool:
+        """Is ``card`` in view on the pile and reported there? Not when the only copy held
+        is one buried under others (or back on top but not yet reported again): a copy of it
+        just laid is not reported yet."""
+        key = (card, PILE_ZONE)
+        return key in self.cards.present and key not in self._pile_hidden and key not in self._pile_back
 
     def _lies_there(self, key, shape) -> bool:
         """May the pile card ``key``, unseen now, still lie under what covers it? Not when
@@ -214,7 +238,7 @@ class TableWatcher:
             look = _look(image, m.corners)
             # a card reported keeps its look; one still settling (a hand leaving it) takes the
             # latest, and keeps the moment it first lay there
-            key = next((k for k in tracked if k not in current
+            key = next((k for k in tracked if k not in current and k not in self._unknown_buried
                         and np.hypot(centre[0] - k[1], centre[1] - k[2]) <= SAME_PLACE_MM
                         and (k not in self.unknown.present or _alike(look, self._unknown_look[k]))), None)
             if key is None:
@@ -250,9 +274,13 @@ class TableWatcher:
                 self._unknown_look.pop(ch.key, None)
                 obs.append(Observation.now("card_unknown_gone", source=self.source, t=ch.t, zone=zone,
                                            unknown=ch.key[0]))
+        self._bury(image, [self.unknown.present[k][2] for k in self.unknown.present
+                           if k in current and self.unknown.present[k][0] == PILE_ZONE
+                           and any(o.kind == "card_unknown" and o.data["unknown"] == k[0] for o in obs)])
         tracked = set(self.unknown.present) | set(self.unknown._seen_run)
         for k in [k for k in self._unknown_look if k not in tracked]:
             del self._unknown_look[k]   # a sighting that never lasted
+        self._unknown_buried &= set(self.unknown.present)
         return obs
 
     def _tokens(self, frame) -> list[Observation]:

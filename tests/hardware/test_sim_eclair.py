@@ -107,6 +107,22 @@ def test_a_copy_of_a_card_under_the_top_is_reported_again_when_laid_on_it(model,
                                                                           "leon-marlon"]
 
 
+def test_an_unnamed_copy_laid_over_its_buried_unnamed_twin_is_reported(model, session):
+    """Two cards the camera cannot name, the second squarely on the first, then a copy of
+    the first on top: the buried card's look at that place, but another card, reported and
+    asked about (the bench's seed 67, unknown@0.2, round 8: a card that looked like a buried
+    unnamed one went unreported and its player typed it in)."""
+    table = CameraPasseEclairTable(session, model, seed=3, players=(3,))
+    session.start_game("passe-eclair", {"players": 3}, source="dashboard")
+    rig = table.rig
+    rig.unread.update({"leon-marlon", "marlon-fabi"})
+    for card in ("leon-marlon", "marlon-fabi", "leon-marlon"):
+        table.pile.append((card, 0.0, 0.0, 0.0))
+        rig.show([rig._image(table.pile)] * 10)
+    unknown = [o.data["unknown"] for o in rig.seen if o.kind == "card_unknown"]
+    assert len(unknown) == 3 and len(set(unknown)) == 3
+
+
 def test_a_dog_slapped_on_a_dog_is_one_tap_not_lost(model, session):
     """A copy laid squarely on its twin looks like the same card: the arm that lays it hides
     the pile for a frame, the watcher reports the dog again and the page asks whether
@@ -120,6 +136,31 @@ def test_a_dog_slapped_on_a_dog_is_one_tap_not_lost(model, session):
     assert session.snapshot()["alerts"] == [] and table._fig.tapped_in == 0   # not typed in by its player
     answers = [o for o in session.log.read() if o.kind == "resolve"]
     assert len(answers) == 1 and answers[0].source == "dashboard"
+
+
+def test_a_dog_laid_under_glare_on_a_pile_with_a_buried_dog_is_not_typed_in(model, session):
+    """A dog lies buried in the pile; another dog laid under a glare spot shows on and off
+    until the glare goes. The simulated players took the buried dog for the new one, stopped
+    waiting at once and typed the new dog in (counted as a card the camera lost with no
+    question); they now wait for the camera, which reports it when the glare has gone."""
+    table = CameraPasseEclairTable(session, model, seed=8, players=(3,))   # seeds 8, 9 of 3-10 typed it in
+    table.new_game()
+    table._lay("leon-marlon", None)
+    table._lay("dog", 1)
+    on_dog = next(c for c in _playable_on("dog", 2, 1) if c not in ("dog", "michi") and "dog" in _playable_on(c, 0, 2))
+    table._lay(on_dog, 2)
+    table.faults["glare"] = 1.0
+    table._lay("dog", 0)
+    assert table._fig.tapped_in == 0
+    assert [(e["card"], e["by"]) for e in session.snapshot()["view"]["pile"]][-2:] == [(on_dog, 2), ("dog", 0)]
+    assert table._fig.wrong == []
+
+
+def _playable_on(top: str, seat: int, top_by: int) -> list[str]:
+    from table.passe_eclair import ALL_CARD_IDS
+    from table.passe_eclair.placement import placement_problem
+
+    return [c for c in ALL_CARD_IDS if placement_problem(top, c, by=seat, top_placed_by=top_by, players=3) is None]
 
 
 def test_a_glare_over_the_pile_shows_nothing_wrong(model, session):
