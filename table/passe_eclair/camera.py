@@ -110,6 +110,8 @@ class PileCamera:
         if len(hands) == 1:
             self._place(obs, hands[0], card, t, hands)
             return
+        if not hands and lost.named_later(self, obs, card, t):   # the unnamed card asked about, named now?
+            return
         self.ask_who(obs, card, t, hands, hands if len(hands) > 1 else list(range(g.players)))
 
     def hands(self, obs: Observation) -> list[int]:
@@ -167,6 +169,7 @@ class PileCamera:
                 if alert.kind == WHICH_CARD and alert.expected.get("unknown") == unknown \
                         and lost.unknown_named(self, alert):   # else it still lies there: asked on
                     alert.resolved = "gone"
+                    lost.later_sighting(self, alert, obs)
             return
         g = self.a.g
         if obs.data.get("zone") != PILE_ZONE or g.phase not in ("dealt", "turning", "playing"):
@@ -212,6 +215,7 @@ class PileCamera:
                 seen = {**alert.expected["obs"], "card": alert.resolved, "zone": PILE_ZONE, "answered": True}
                 seen.setdefault("landed", alert.expected["t"])
                 self.observe(Observation(kind=CARD_SEEN, source=obs.source, t=obs.t, seq=obs.seq, data=seen))
+            lost.later_sighting(self, alert, obs)
             return True
         if alert.resolved.isdigit():
             hands = [s for s in alert.seen.get("hands") or [] if isinstance(s, int)]

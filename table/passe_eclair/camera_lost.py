@@ -123,6 +123,42 @@ def resolve_twin(cam: PileCamera, alert: Alert, obs: Observation) -> None:
         cam.a.refuse_entry(obs, exc.en, exc.fr)
 
 
+def named_later(cam: PileCamera, obs: Observation, card: str, t: float) -> bool:
+    """``card`` named on the pile with no hand seen, soon after an unnamed card landed whose
+    "which card?" is still open: most likely that card, named now (a glare gone), but a
+    card laid by a hand the camera missed looks the same. Not placed on that guess and not
+    asked about twice: the open question shows the camera's reading first (one tap), and
+    this sighting is taken up as a card of its own if the answer is another card or none
+    (True: kept for that question)."""
+    if obs.data.get("again") or obs.data.get("answered"):
+        return False
+    for alert in cam.a.open_alerts():
+        landed = (alert.expected.get("obs") or {}).get("landed", alert.expected.get("t")) \
+            if alert.kind == WHICH_CARD else None
+        if landed is None or alert.expected.get("unknown") is None or alert.expected.get("later") \
+                or not 0.0 <= t - landed <= UNKNOWN_NAMED_WITHIN_S:
+            continue
+        alert.expected["later"] = {"card": card, "data": dict(obs.data), "t": obs.t, "source": obs.source}
+        alert.choices.sort(key=lambda c: c["id"] != card)
+        en, fr = card_label(card, "en"), card_label(card, "fr")
+        alert.message = text(f"A card was laid on the pile but not recognised at first: which card is it? "
+                             f"(the camera now reads {en})",
+                             f"Une carte a été posée sur la pile mais pas reconnue d'abord : laquelle est-ce ? "
+                             f"(la caméra lit maintenant {fr})")
+        return True
+    return False
+
+
+def later_sighting(cam: PileCamera, alert: Alert, obs: Observation) -> None:
+    """The "which card?" kept for a card named later (:func:`named_later`) is answered:
+    with that card, it is placed as the unnamed card (its hands, its landing); with another
+    card or none, the later sighting is a card of its own, taken up now."""
+    later = alert.expected.get("later")
+    if later and alert.resolved != later["card"]:
+        cam.observe(Observation(kind="card_seen", source=later["source"], t=later["t"], seq=obs.seq,
+                                data=later["data"]))
+
+
 def _gone_questions(cam: PileCamera) -> list[Alert]:
     return [a for a in cam.a.open_alerts() if a.kind == WHICH_CARD and a.expected.get("gone")]
 

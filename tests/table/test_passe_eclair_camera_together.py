@@ -317,8 +317,11 @@ def test_the_hands_of_an_unnamed_sighting_count_for_the_card_it_is_named_as():
     _seen(session, "rocce-leon", hands=[0], landed=1.0)
     _unknown(session, 171, hands=[0, 1], landed=1.6)
     _seen(session, "michi", hands=[], landed=2.2)
-    which, who = session.snapshot()["alerts"]
+    which, = session.snapshot()["alerts"]   # named later with no hand in: one question, its reading first
+    assert which["kind"] == "camera_which_card" and which["choices"][0]["id"] == "michi"
     session.resolve(which["id"], "michi", t=2.3)
+    who, = session.snapshot()["alerts"]
+    assert who["kind"] == "camera_who_placed" and "two hands" in who["message"]["en"]
     session.resolve(who["id"], "1", t=2.3)
     _seen(session, "leon-rocce", hands=[1], landed=2.33)
     _answer(session, "camera_under", "under:0")
