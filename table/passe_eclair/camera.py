@@ -97,6 +97,7 @@ class PileCamera:
             return
         if self._seen_again(card) and not lost.answered_copy(self, obs, card):
             self._hands_seen_too(card, hands)
+            self.together.again(obs, card, t, hands)   # a copy over its twin? (camera_together.py)
             return
         if g.phase in ("dealt", "turning"):
             self._apply(obs, "passe_eclair.start_card", {"card": card}, t)
@@ -107,6 +108,7 @@ class PileCamera:
             return
         if self.together.seen(obs, card, t, hands) or g.phase != "playing":   # the card under a card taken back
             return
+        hands = self.together.with_copy_hands(t, hands)
         if len(hands) == 1:
             self._place(obs, hands[0], card, t, hands)
             return

@@ -48,6 +48,7 @@ class Together:
 
     def __init__(self, cam: PileCamera):
         self.cam, self.hands_at, self.taken, self.won = cam, {}, None, None
+        self.copy_over = None   # the top card seen again with several hands in (see :meth:`again`)
 
     def withdraw_stale(self) -> None:
         """An open "under it or on it?" whose top card is no longer on top: moot."""
@@ -113,6 +114,29 @@ class Together:
         upper.resolved = BACK
         self._say_back(obs, hands[0], upper.expected["card"])
         return True
+
+    def again(self, obs: Observation, card: str, t: float, hands: list[int]) -> None:
+        """The top card seen again with several hands in while playing: a copy of it may
+        have been slapped on it together with another card (the camera sees one card, the
+        copy over its twin, and the card under the copy only once the copy is taken back).
+        Remembered for :meth:`with_copy_hands`."""
+        g = self.cam.a.g
+        if g.phase == "playing" and obs.data.get("again") and len(hands) > 1 and g.top is not None \
+                and g.top.card == card:
+            self.copy_over = {"t": t, "hands": list(hands), "serial": g.top.serial}
+
+    def with_copy_hands(self, t: float, hands: list[int]) -> list[int]:
+        """The hands a card seen on the pile landed with: its own, and, soon after the top
+        card was seen again with several hands in (:meth:`again`), those too. A card that
+        lay hidden under a copy taken back is seen first with the hand that took the copy:
+        asked among the hands of the pair, never given to that hand (the bench's together@0.2
+        seed 68, round 9: a dog slapped with a copy of the start card on it, given to the
+        copy's player)."""
+        copy, self.copy_over = self.copy_over, None
+        g = self.cam.a.g
+        if copy is None or g.top is None or g.top.serial != copy["serial"] or not 0.0 <= t - copy["t"] <= TAKEN_BACK_S:
+            return hands
+        return sorted({*hands, *copy["hands"]})
 
     def seen(self, obs: Observation, card: str, t: float, hands: list[int]) -> bool:
         """A card named on the pile while playing: True when the top card may have been

@@ -349,3 +349,30 @@ def test_a_gros_michi_slapped_together_on_a_dog_at_two_players_swaps_nothing_unt
     snap = session.snapshot()
     assert snap["view"]["phase"] == "playing" and snap["view"]["hand_sizes"] == [7, 6]
     assert _pile(session)[-1] == ("dog", 1) and snap["alerts"] == []
+
+
+def test_a_card_slapped_with_a_copy_of_the_top_card_on_it_is_asked_not_given_to_the_copys_player():
+    """Together@0.2, seed 68, round 9: Inès (3) slaps a dog on the start card Marlon → Vanessa,
+    Hugo (1) a copy of Marlon → Vanessa on the dog and takes it back. The camera sees the start
+    card again with both hands in (the copy over its twin), and the dog only once the copy is
+    gone, with Hugo's hand that took it: the dog was given to Hugo, his hand count and Inès's
+    wrong. The hands of the pair count: one tap."""
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 4}, source="test")
+    _seen(session, "marlon-vanessa", hands=[2], landed=1.0)
+    _seen(session, "marlon-vanessa", hands=[1, 3], landed=1.83, again=True)
+    assert session.snapshot()["alerts"] == []
+    _seen(session, "dog", hands=[1], landed=2.13)
+    who, = session.snapshot()["alerts"]
+    assert who["kind"] == "camera_who_placed" and {c["id"] for c in who["choices"][:2]} == {"1", "3"}
+    session.resolve(who["id"], "3")
+    assert _pile(session) == [("marlon-vanessa", None), ("dog", 3)]
+
+
+def test_a_top_card_seen_again_with_one_hand_changes_nothing_for_the_next_card():
+    session = Session(EventLog(":memory:"))
+    session.start_game("passe-eclair", {"players": 4}, source="test")
+    _seen(session, "marlon-vanessa", hands=[2], landed=1.0)
+    _seen(session, "marlon-vanessa", hands=[1], landed=1.83, again=True)   # a hand hovered over it
+    _seen(session, "dog", hands=[1], landed=2.13)
+    assert session.snapshot()["alerts"] == [] and _pile(session) == [("marlon-vanessa", None), ("dog", 1)]
