@@ -163,6 +163,29 @@ def _playable_on(top: str, seat: int, top_by: int) -> list[str]:
     return [c for c in ALL_CARD_IDS if placement_problem(top, c, by=seat, top_placed_by=top_by, players=3) is None]
 
 
+def test_a_turned_twin_the_camera_missed_does_not_make_its_players_type_a_card_twice(model, session):
+    """A Gros Michi turned squarely on a Gros Michi while the camera lost frames: the page
+    shows one, the table holds two (nothing a score depends on). The simulated players
+    counted copies of the card just laid down the page's pile from the wrong card, took the
+    dog on top of the page for an older one and typed it in again (the bench's burst@0.2
+    seed 68, round 1: 5 wrong states). They look at the page's top card first."""
+    table = CameraPasseEclairTable(session, model, seed=3, players=(4,))
+    table.new_game()
+    table.faults["burst"] = 1.0
+    for card in ("michi", "michi", "leon-vanessa"):
+        table._lay(card, None)
+    table.faults["burst"] = 0.0
+    for card, seat in (("dog", 0), ("vanessa-fabi", 2), ("fabi-leon", 1), ("dog", 3), ("leon-marlon", 0),
+                       ("marlon-fabi", 1), ("fabi-rocce", 2), ("rocce-leon", 3), ("leon-fabi", 0), ("fabi-marlon", 1),
+                       ("marlon-vanessa", 2), ("vanessa-rocce", 0), ("dog", 3)):
+        table._lay(card, seat)
+        table._answer()
+    view = session.snapshot()["view"]
+    assert view["pile_size"] == len(table.pile) - 1        # the second Gros Michi: not seen
+    assert table._fig.tapped_in == 0
+    assert [(e["card"], e["by"]) for e in view["pile"]][-2:] == [("vanessa-rocce", 0), ("dog", 3)]
+
+
 def test_a_glare_over_the_pile_shows_nothing_wrong(model, session):
     table = CameraPasseEclairTable(session, model, seed=4, players=(4,), faults="glare@1.0")
     fig = _play(table, 12)
