@@ -240,7 +240,7 @@ class CameraPasseEclairTable(LiveCardTable):
         snap = self.session.snapshot()
         if card != "michi" and not snap["alerts"] and snap["view"]["phase"] in (("playing",) if seat is not None
                                                                              else ("dealt", "turning")) \
-                and self._laid_by(self.when[-1]) == len(self.pile) - 1 and not self._on_top(card, seat):
+                and self._laid_by(self.when[-1]) == len(self.pile) - 1 and not self._on_top(card, seat, shown_before):
             self._tap_in(card, seat)
 
     def _lay_together(self, card: str, seat: int, other: str, other_seat: int, gap: float) -> None:
@@ -399,14 +399,16 @@ class CameraPasseEclairTable(LiveCardTable):
             return "none"
         return "turned" if self.by[i] is None else str(self.by[i])
 
-    def _on_top(self, card: str, seat: int | None) -> bool:
-        """Does the page show the card just laid on top, by its player, landed about then?
-        (What its player looks at first: :meth:`_laid_by` counts copies down the page's
-        pile, which a turned card the camera missed shifts by one.)"""
-        pile = self.session.snapshot()["view"]["pile"]
-        top = pile[-1] if pile else None
-        return top is not None and top["card"] == card and top["by"] == seat and top.get("t") is not None \
-            and abs(top["t"] - self.when[-1]) <= OVER_SLACK_S
+    def _on_top(self, card: str, seat: int | None, shown_before: int) -> bool:
+        """Has the page added a card since the lay began (``shown_before`` cards then), and
+        is its top the card just laid, by its player, landed about then? (What its player
+        looks at first: :meth:`_laid_by` counts copies down the page's pile, which a turned
+        card the camera missed shifts by one; the top alone is the last copy when the
+        player lays a dog on their own dog and the page missed it.)"""
+        view = self.session.snapshot()["view"]
+        top = view["pile"][-1] if view["pile"] else None
+        return view["pile_size"] > shown_before and top is not None and top["card"] == card \
+            and top["by"] == seat and top.get("t") is not None and abs(top["t"] - self.when[-1]) <= OVER_SLACK_S
 
     def _laid_by(self, t: float) -> int | None:
         """The truth pile's index of the last card that showed by ``t`` if the page does not
