@@ -186,6 +186,22 @@ def test_a_turned_twin_the_camera_missed_does_not_make_its_players_type_a_card_t
     assert [(e["card"], e["by"]) for e in view["pile"]][-2:] == [("vanessa-rocce", 0), ("dog", 3)]
 
 
+def test_the_players_do_not_take_their_own_earlier_dog_on_the_page_for_the_one_just_laid(model, session):
+    """Léa lays a dog on her own dog and the camera misses it: the page's top, her first dog
+    landed a moment before, is not the card just laid, since the page added nothing (the
+    bench's unknown@0.2 seed 70, round 9: nobody typed it in, and the hand counts went wrong)."""
+    table = CameraPasseEclairTable(session, model, seed=3, players=(2,))
+    table.new_game()
+    table._lay("leon-marlon", None)
+    table._lay("dog", 0)
+    shown = session.snapshot()["view"]["pile_size"]
+    table.pile.append(("dog", 0.0, 0.0, 0.0))   # the second dog, on the table only
+    table.by.append(0)
+    table.when.append(table.rig.t + 0.37)
+    assert not table._on_top("dog", 0, shown)       # nothing added since the lay began
+    assert table._on_top("dog", 0, shown - 1)       # had the page added it, its top would be it
+
+
 def test_a_glare_over_the_pile_shows_nothing_wrong(model, session):
     table = CameraPasseEclairTable(session, model, seed=4, players=(4,), faults="glare@1.0")
     fig = _play(table, 12)
