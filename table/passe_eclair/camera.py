@@ -211,7 +211,7 @@ class PileCamera:
             self.boxed.resolve(alert, obs)
             return True
         if alert.kind == WHICH_CARD:
-            t = alert.expected["obs"].get("landed", alert.expected["t"])
+            t = lost.landed_at(alert)
             named = any(e.card == alert.resolved and e.t is not None and e.t >= t for e in self.a.g.pile)
             if alert.resolved in ALL_CARD_IDS and not named:   # named by the camera since: placed already
                 seen = {**alert.expected["obs"], "card": alert.resolved, "zone": PILE_ZONE, "answered": True}

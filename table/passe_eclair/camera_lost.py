@@ -71,7 +71,7 @@ def pile_seen(cam: PileCamera) -> None:
 
 def unknown_named(cam: PileCamera, alert: Alert) -> bool:
     """Was the unnamed card of ``alert`` placed since (named by the camera a little later)?"""
-    landed = alert.expected["obs"].get("landed", alert.expected["t"])
+    landed = landed_at(alert)
     return any(e.t is not None and landed - LANDED_SLACK_S <= e.t <= landed + UNKNOWN_NAMED_WITHIN_S
                for e in cam.a.g.pile)
 
@@ -133,10 +133,8 @@ def named_later(cam: PileCamera, obs: Observation, card: str, t: float) -> bool:
     if obs.data.get("again") or obs.data.get("answered"):
         return False
     for alert in cam.a.open_alerts():
-        landed = (alert.expected.get("obs") or {}).get("landed", alert.expected.get("t")) \
-            if alert.kind == WHICH_CARD else None
-        if landed is None or alert.expected.get("unknown") is None or alert.expected.get("later") \
-                or not 0.0 <= t - landed <= UNKNOWN_NAMED_WITHIN_S:
+        if alert.kind != WHICH_CARD or alert.expected.get("unknown") is None or alert.expected.get("later") \
+                or not 0.0 <= t - landed_at(alert) <= UNKNOWN_NAMED_WITHIN_S:
             continue
         alert.expected["later"] = {"card": card, "data": dict(obs.data), "t": obs.t, "source": obs.source}
         alert.choices.sort(key=lambda c: c["id"] != card)
@@ -157,6 +155,11 @@ def later_sighting(cam: PileCamera, alert: Alert, obs: Observation) -> None:
     if later and alert.resolved != later["card"]:
         cam.observe(Observation(kind="card_seen", source=later["source"], t=later["t"], seq=obs.seq,
                                 data=later["data"]))
+
+
+def landed_at(alert: Alert) -> float:
+    """When the card of a "which card?" question landed (its sighting's first frame)."""
+    return alert.expected["obs"].get("landed", alert.expected["t"])
 
 
 def _gone_questions(cam: PileCamera) -> list[Alert]:
