@@ -74,7 +74,8 @@ class CardModel:
             (d / "faces").mkdir(parents=True, exist_ok=True)
             meta = {"format": FORMAT, "version": VERSION, "deck": self.deck, "cards": self.cards,
                     "rect_size": list(features.RECT_SIZE), "grid": list(features.GRID_SIZE),
-                    "inset": features.INSET, "min_confidence": self.min_confidence, "min_margin": self.min_margin}
+                    "inset": features.INSET, "descriptor": features.DESCRIPTOR,
+                    "min_confidence": self.min_confidence, "min_margin": self.min_margin}
             np.save(d / "templates.npy", self.templates.astype(np.float32))
             for card, face in self.faces.items():
                 cv2.imwrite(str(d / "faces" / f"{card}.png"), face)
@@ -111,6 +112,13 @@ class CardModel:
             face = cv2.imread(str(d / "faces" / f"{card}.png"))
             if face is not None:
                 faces[card] = face
+        if meta.get("descriptor") != features.DESCRIPTOR:
+            # enrolled by an earlier version: its templates are made again from the faces it kept
+            if len(faces) < len(cards):
+                raise ModelError(f"{d} was enrolled by an earlier version without all its faces: enrol the deck again",
+                                 f"{d} a été appris par une version antérieure sans toutes ses faces : "
+                                 "refaire l'apprentissage du jeu")
+            templates = np.array([features.describe(faces[c]) for c in cards], np.float32).reshape(len(cards), _dim())
         return cls(meta["deck"], cards, templates.astype(np.float32), faces,
                    float(meta.get("min_confidence", DEFAULT_MIN_CONFIDENCE)),
                    float(meta.get("min_margin", DEFAULT_MIN_MARGIN)))

@@ -58,6 +58,8 @@ SAME_CARD_MIN_SCORE = 0.6   # an unnamed reading this close to the named card th
 PILE_HIDDEN_FRAMES = 1  # a pile card hidden this long, then back on top: reported again (a twin laid on it?)
 GONE_REACH_S = 0.1    # a pile card gone: the reach seen up to this long after its first frame missing
 LIES_THERE_SHARE = 0.93   # a covered pile card's last outline at least this much not bare cloth: it may lie there
+SAME_OUTLINE_PX = 3.0   # image px: an unnamed card's outline read again (corners jitter by about 1 px)
+SAME_PICTURE = 0.99     # looks (below) of one card read twice: 0.998-0.999 seen
 LOOK_SIZE = (16, 22)  # the thumbnail that likeness is measured on (a few px per pip)
 
 
@@ -221,6 +223,20 @@ class TableWatcher:
         px = self._last_px[key]
         return before is not None and _alike(_look(image, px), _look(before, px))
 
+    def _as_read_before(self, image: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """An unnamed card's ``corners``, turned by half if a card already reported lies
+        exactly there read the other way round and looks, read that way, the very same: an
+        unnamed card's corners follow the face it looked most like, and that can turn from
+        one frame to the next; its look must not turn with them. Another card laid squarely
+        on it turned is alike at most (a Pass Pass 1 on an 8 of its colour: 0.965), and
+        compared as it reads."""
+        turned = corners[features.OPPOSITE]
+        for key, (_, _, before) in self.unknown.present.items():
+            if (np.abs(before - turned).max() <= SAME_OUTLINE_PX < np.abs(before - corners).max()
+                    and float((_look(image, turned) * self._unknown_look[key]).sum()) >= SAME_PICTURE):
+                return turned
+        return corners
+
     def _unknown(self, unnamed, matches, image: np.ndarray, t: float) -> list[Observation]:
         """Whole outlines the recogniser would not name, debounced like named cards; a key
         is a resting place (an id and its centre) and the look it had there, so a card is
@@ -233,6 +249,7 @@ class TableWatcher:
         hands_in = self.hands is not None and bool(self.hands.history) and bool(self.hands.history[-1][1])
         waiting = []
         for m in unnamed:
+            m.corners = self._as_read_before(image, m.corners)
             corners_mm = self.cal.to_table(m.corners)
             centre = corners_mm.mean(axis=0)
             look = _look(image, m.corners)

@@ -5,14 +5,15 @@ differ only in the small footballer's medallion, or two inks of one value under 
 coloured lamp, can score alike. Here the card is compared at the full rectified size
 (63×88), with the light taken out like ``describe_contrast`` (log colours minus their
 blur), and only where the named face and a rival's face clearly differ: the card must lie
-on the named face's side of every rival. The answer is the smallest such margin, from −0.5
-(it is the rival) through 0 (halfway) to +0.5 (exactly the named face).
+on the named face's side of every rival, once brought to the named face's sharpness and
+contrast. The answer is the smallest such margin: +0.5 is exactly the named face, 0 halfway,
+−0.5 or less the rival (less when fitting the named face took its contrast up).
 
     >>> face_a = np.full((88, 63, 3), 200, np.uint8); face_b = face_a.copy()
     >>> _ = cv2.circle(face_a, (45, 70), 6, (40, 40, 200), -1); _ = cv2.circle(face_b, (45, 70), 6, (200, 40, 40), -1)
     >>> check = FineCheck({"a": face_a, "b": face_b})
     >>> round(check.margin(face_a, "a", ["b"]), 2), round(check.margin(face_b, "a", ["b"]), 2)
-    (0.5, -0.5)
+    (0.5, -1.36)
 """
 
 from __future__ import annotations
@@ -84,19 +85,29 @@ class FineCheck:
             out = self._blurs[card] = [cv2.GaussianBlur(tb, (0, 0), s) if s else tb for s in FIT_BLURS]
         return out
 
-    def _pair(self, card: str, rival: str, turn: int) -> tuple[np.ndarray, np.ndarray, float]:
+    def _pair(self, card: str, rival: str, turn: int, blur: int) -> tuple[np.ndarray, np.ndarray, float]:
         """(halfway face, focus, its weight) of ``card`` against ``rival`` turned ``turn``
-        times: where and how much the two faces clearly differ (made once per pair)."""
-        key = (card, rival, turn)
+        times, both blurred by ``FIT_BLURS[blur]``: where and how much the two faces
+        clearly differ (made once per pair)."""
+        key = (card, rival, turn, blur)
         out = self._pairs.get(key)
         if out is None:
-            tb, tc = self._faces[card][0], self._faces[rival][turn]
+            tb, tc = self._blurred(card)[blur], self._faces[rival][turn]
+            if FIT_BLURS[blur]:
+                tc = cv2.GaussianBlur(tc, (0, 0), FIT_BLURS[blur])
             d = tb - tc
             focus = difference_focus(d)
             if len(self._pairs) >= PAIRS_KEPT:
                 self._pairs.clear()
             out = self._pairs[key] = ((tb + tc) / 2, focus, float((d * focus).sum()))
         return out
+
+    def _fit_blur(self, seen: np.ndarray, card: str) -> tuple[int, float]:
+        """(index in FIT_BLURS, gain) of the named face that fits ``seen`` best."""
+        ss = float(np.vdot(seen, seen))
+        fits = [_fit(seen, ss, t) for t in self._blurred(card)]
+        i = min(range(len(fits)), key=lambda k: fits[k][0])
+        return i, fits[i][1]
 
     def _lookalike_scale(self, card: str) -> float:
         tb = self._faces[card][0]
@@ -117,6 +128,11 @@ class FineCheck:
         if card not in self._faces:
             return 0.5
         v = fine(flat) if seen is None else seen
+        # a card seen small is blurred and its colours washed out (the lens, a phone's chroma
+        # subsampling): both faces are blurred like it and it is brought to the named face's
+        # contrast, else a washed-out orange medallion lies nearer a green one than its own
+        blur, gain = self._fit_blur(v, card)
+        v = v / gain
         out = 0.5
         for rival in rivals:
             if rival not in self._faces or rival == card:
@@ -124,7 +140,7 @@ class FineCheck:
             # the rival's face the way round it resembles the card best
             turns = self._faces[rival]
             turn = max(range(len(turns)), key=lambda i: float((turns[i] * v).sum()))
-            mid, focus, dd = self._pair(card, rival, turn)
+            mid, focus, dd = self._pair(card, rival, turn, blur)
             if dd > 1e-9:
                 out = min(out, float(((v - mid) * focus).sum()) / dd)
         return out

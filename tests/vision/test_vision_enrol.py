@@ -87,3 +87,20 @@ def test_broken_model_dir_is_reported(tmp_path, model_dirs):
     (broken / "model.json").write_text("{not json")
     with pytest.raises(ModelError, match="cannot read"):
         CardModel.load(broken)
+
+
+def test_a_model_enrolled_by_an_earlier_descriptor_gets_its_templates_made_again(tmp_path, model_dirs):
+    import json
+
+    old = shutil.copytree(model_dirs["pass-pass"], tmp_path / "old")
+    meta = json.loads((old / "model.json").read_text())
+    del meta["descriptor"]                               # as written before 2026-11-27
+    (old / "model.json").write_text(json.dumps(meta))
+    fresh = CardModel.load(model_dirs["pass-pass"])
+    np.save(old / "templates.npy", np.zeros_like(fresh.templates))   # what the old descriptor made: unusable now
+    model = CardModel.load(old)
+    assert np.allclose(model.templates, fresh.templates, atol=1e-6)
+    (old / "faces" / f"{model.cards[0]}.png").unlink()   # a face lost: nothing to make its template from
+    with pytest.raises(ModelError, match="enrol the deck again") as e:
+        CardModel.load(old)
+    assert "refaire l'apprentissage" in e.value.fr

@@ -30,12 +30,14 @@ def _lit(face: np.ndarray, gains=(0.55, 0.78, 1.0), fall=0.45) -> np.ndarray:
     return np.clip(face.astype(np.float32) * ramp * np.array(gains, np.float32), 0, 255).astype(np.uint8)
 
 
-def test_the_light_free_reading_ignores_a_warm_lamp_falling_off():
+def test_both_readings_ignore_a_warm_lamp_falling_off():
     face = _face()
-    light_free = float(features.describe_contrast(face) @ features.describe_contrast(_lit(face)))
-    assert light_free > 0.97
-    # the colour reading is hurt by the fall-off far more
-    assert float(features.describe(face) @ features.describe(_lit(face))) < light_free - 0.02
+    assert float(features.describe_contrast(face) @ features.describe_contrast(_lit(face))) > 0.97
+    # the colours are read as a share of the light on the paper (before: balanced against the
+    # card's mean, 0.91 here, 0.77 with a stronger fall-off: under the recogniser's 0.90)
+    assert float(features.describe(face) @ features.describe(_lit(face))) > 0.99
+    # while a face in another ink under the same lamp stays well apart
+    assert float(features.describe(face) @ features.describe(_lit(_face(ink=(120, 40, 160))))) < 0.93
 
 
 def test_the_fine_check_tells_faces_apart_by_their_medallion_only():
