@@ -118,8 +118,8 @@ def main(argv=None) -> int:
             seeds = range(TUNE_SEED, TUNE_SEED + args.scenes)
             cache = {s: random_scene(s, deck_for(s), 1 + s % 10) for s in seeds}
             print("min_conf min_margin  named  wrong  abstain-visible")
-            for mc in (0.85, 0.9, 0.93):
-                for mm in (0.1, 0.15, 0.2, 0.25):
+            for mc in (0.8, 0.85, 0.9, 0.93):
+                for mm in (0.05, 0.1, 0.15, 0.2, 0.25):
                     sc, _ = run(models, seeds, mc, mm, cache)
                     named = sc.right + sc.wrong
                     print(f"{mc:8.2f} {mm:10.2f} {named:6d} {sc.wrong:6d} "
