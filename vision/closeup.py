@@ -27,6 +27,10 @@ GRABCUT_SIDE = 360         # long side of the photo GrabCut works on
 PART_SHARE = 0.3           # an outline under this share of the largest one's area is a part of it
 SAME_CARD = 0.6            # overlap (of the smaller) above which two outlines are one card
 MIN_SHARE = 0.01           # of the frame: smaller outlines are print on a card, not a card
+# what is not the table around an outline, this many times the outline's area: it lies on
+# something bigger, the print of a card whose own edge was lost (style-1 close-ups: at most
+# 1.29 of 140, the card and its shadow; a footballer's shirt on a full-bleed card: 3.3)
+ENCLOSED_SHARE = 2.0
 
 
 def grabcut_quad(image: np.ndarray) -> np.ndarray | None:
@@ -74,14 +78,14 @@ def card_outlines(image: np.ndarray, detector: CardDetector | None = None) -> li
     quads = [q.corners for q in (detector or CardDetector(PHOTO_SETTINGS)).detect(image)
              if q.complete and cv2.contourArea(q.corners.astype(np.float32)) >= min_area]
     biggest = max(quads, key=lambda q: cv2.contourArea(q.astype(np.float32))) if quads else None
-    if biggest is None or not _table_around(image, biggest):
+    if biggest is None or not _table_around(image, biggest) or _enclosed(image, biggest):
         # nothing, or only something lying inside something else (a card's printed field):
         # GrabCut is slow (0.1-0.5 s), so only then
         cut = grabcut_quad(image)
         if cut is not None:
             quads.append(cut)
         else:   # what was found is print on a card whose own outline is lost: not a card
-            quads = [q for q in quads if _table_around(image, q)]
+            quads = [q for q in quads if _table_around(image, q) and not _enclosed(image, q)]
     if not quads:
         return []
     areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
@@ -96,13 +100,33 @@ def card_outlines(image: np.ndarray, detector: CardDetector | None = None) -> li
     return kept
 
 
-def _table_around(image: np.ndarray, corners: np.ndarray, max_distance: float = 40.0) -> bool:
-    """True when just outside ``corners`` lies what lies along the photo's edges (the table)."""
+def _table_colour(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(pixels along the photo's edges, their median colour): the table."""
     h, w = image.shape[:2]
     strip = max(2, round(0.03 * min(h, w)))
     edges = np.concatenate([image[:strip].reshape(-1, 3), image[-strip:].reshape(-1, 3),
                             image[:, :strip].reshape(-1, 3), image[:, -strip:].reshape(-1, 3)])
-    table = np.median(edges[::7], axis=0)
+    return edges, np.median(edges[::7], axis=0)
+
+
+def _enclosed(image: np.ndarray, corners: np.ndarray) -> bool:
+    """True when what differs from the table around ``corners``, joined up, covers
+    ENCLOSED_SHARE times its area: it lies on something bigger than itself."""
+    edges, table = _table_colour(image)
+    spread = float(np.median(np.linalg.norm(edges[::7].astype(np.float32) - table, axis=1)))
+    far = np.linalg.norm(cv2.GaussianBlur(image, (0, 0), 2).astype(np.float32) - table, axis=2) > max(3 * spread, 12)
+    far = cv2.morphologyEx(far.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(far)
+    x, y = np.clip(np.round(corners.mean(axis=0)).astype(int), 0, [image.shape[1] - 1, image.shape[0] - 1])
+    blob = labels[y, x]
+    area = cv2.contourArea(np.asarray(corners, np.float32))
+    return bool(blob) and area > 0 and stats[blob, cv2.CC_STAT_AREA] >= ENCLOSED_SHARE * area
+
+
+def _table_around(image: np.ndarray, corners: np.ndarray, max_distance: float = 40.0) -> bool:
+    """True when just outside ``corners`` lies what lies along the photo's edges (the table)."""
+    h, w = image.shape[:2]
+    _, table = _table_colour(image)
     c = corners.mean(axis=0)
     outer = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(outer, np.round(c + (corners - c) * 1.14).astype(np.int32), 255)

@@ -13,12 +13,14 @@ import pytest
 
 from vision import cli
 from vision.background import TableBackground
+from vision.decks import deck_card_ids
 from vision.detect import CardDetector
 from vision.enrol import EnrolmentError, enrol_frame, find_photo_card
 from vision.model import CardModel
 from vision.recognise import CardRecogniser
 from vision.synth import effects
 from vision.synth.scene import Placement, SceneStyle, random_camera, render_table
+from vision.synth2.faces import DESIGNS
 from vision.synth2.render import calibration_shot, enrolment_photo, table_scene
 
 WHITE = (228, 232, 235)
@@ -185,3 +187,15 @@ def test_a_border_is_not_read_into_a_shadow_on_two_sides_or_a_patterned_table():
     patterned = checks.astype(np.uint8)                                      # a chequered cloth
     cv2.rectangle(patterned, (137, 105), (262, 280), (235, 235, 235), -1)
     assert outer_edge_in_perspective(patterned, card) is None
+
+
+def test_a_card_whose_edge_is_lost_in_the_cloth_is_enrolled_whole_not_the_shirt_printed_on_it():
+    """A dark photo of a green-striped full-bleed card on green cloth: the card's own edge is
+    barely there, the footballer's orange shirt is a sharp card-shaped outline. The shirt
+    lies on something twice its size and more that is not the table, so the card is looked
+    for around it (it used to be enrolled as the card: the card was then named as a look-alike)."""
+    seed = 4_000_000 + deck_card_ids("passe-eclair").index("fabi-leon") + 100 * DESIGNS.index("bleed")
+    photo = enrolment_photo("fabi-leon", "bleed", seed)   # the first photo tests/bench/eval_vision_style2.py takes
+    work, corners = find_photo_card(photo.image, "fabi-leon.jpg")
+    share = cv2.contourArea(np.asarray(corners, np.float32)) / (work.shape[0] * work.shape[1])
+    assert share == pytest.approx(photo.area_fraction, rel=0.15)
