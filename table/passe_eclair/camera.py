@@ -118,7 +118,13 @@ class PileCamera:
 
     def hands(self, obs: Observation) -> list[int]:
         """The seats whose hand the camera saw reach in for ``obs`` (``hands``, checked)."""
-        return [s for s in obs.data.get("hands") or [] if isinstance(s, int) and 0 <= s < self.a.g.players]
+        return self.seats(obs.data.get("hands"))
+
+    def seats(self, reported: Any) -> list[int]:
+        """The players' seats among hands as the camera reported them: the hand watcher
+        watches every side of the table, and with 3 players side 3 is nobody's."""
+        return [s for s in reported or [] if isinstance(s, int) and not isinstance(s, bool)
+                and 0 <= s < self.a.g.players]
 
     def ask_who(self, obs: Observation, card: str, t: float, hands: list[int], choices: list[int]) -> None:
         """Who laid ``card`` (landed at ``t``)? One tap among ``choices``."""
@@ -160,7 +166,7 @@ class PileCamera:
         count too (a pair seen unnamed with two hands in, then named with none: still a pair)."""
         for alert in self.a.open_alerts():
             if alert.kind in (WHO_PLACED, *MICHI_KINDS) and alert.expected.get("card") == card and hands:
-                alert.seen["hands"] = sorted({*(alert.seen.get("hands") or []), *hands})
+                alert.seen["hands"] = sorted({*self.seats(alert.seen.get("hands")), *hands})
 
     def _unknown(self, obs: Observation) -> None:
         """A new top card the camera cannot name: ask which card (those the rules allow on
@@ -220,7 +226,7 @@ class PileCamera:
             lost.later_sighting(self, alert, obs)
             return True
         if alert.resolved.isdigit():
-            hands = [s for s in alert.seen.get("hands") or [] if isinstance(s, int)]
+            hands = self.seats(alert.seen.get("hands"))
             answer = Observation(kind=obs.kind, source=obs.source, t=obs.t, seq=obs.seq,
                                  data={**obs.data, "hands": hands})   # the Michi's questions say them
             try:

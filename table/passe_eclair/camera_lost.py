@@ -118,7 +118,7 @@ def resolve_twin(cam: PileCamera, alert: Alert, obs: Observation) -> None:
             cam._apply(obs, "passe_eclair.start_card", {"card": card}, t)
         elif alert.resolved.isdigit() and cam._apply(obs, "passe_eclair.place",
                                                      {"seat": int(alert.resolved), "card": card}, t):
-            cam.together.placed(alert.seen.get("hands") or [])   # the hands in when it landed
+            cam.together.placed(cam.seats(alert.seen.get("hands")))   # the hands in when it landed
     except (IllegalAction, BadInput) as exc:
         cam.a.refuse_entry(obs, exc.en, exc.fr)
 

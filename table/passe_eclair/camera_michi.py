@@ -53,7 +53,7 @@ class MichiQuestions:
         if g.top is not None and g.top.card == DOG:
             if self._apply(obs, "passe_eclair.place", {"seat": seat, "card": MICHI}, t) and g.phase == "michi":
                 # slapped with another hand in, it may be taken back: the swap waits for a tap
-                self._ask_partner(obs, seat, confirm=len(obs.data.get("hands") or []) > 1)
+                self._ask_partner(obs, seat, confirm=len(self.a.camera.seats(obs.data.get("hands"))) > 1)
             return
         name = self._name(seat)
         top = {lang: card_label(g.top.card, lang) if g.top else "?" for lang in ("en", "fr")}

@@ -199,7 +199,7 @@ class Together:
         elif not seat.isdigit():
             return
         elif how == "on":
-            self.cam._place(obs, int(seat), card, alert.expected["t"], alert.seen.get("hands") or [])
+            self.cam._place(obs, int(seat), card, alert.expected["t"], self.cam.seats(alert.seen.get("hands")))
         elif how == "under":
             self._take_back(obs, top)
             self.cam._place(obs, int(seat), card, (top.t or obs.t) - FRAME_S, [int(seat)])
@@ -211,14 +211,15 @@ class Together:
         if len(hands) != 1:
             return None
         return next((a for a in self.cam.a.open_alerts() if a.kind in PENDING_KINDS
-                     and a.expected.get("card") not in (None, card) and hands[0] in (a.seen.get("hands") or [])
-                     and len(a.seen.get("hands") or []) >= 2 and 0 <= t - a.expected.get("t", t) <= TAKEN_BACK_S),
+                     and a.expected.get("card") not in (None, card)
+                     and hands[0] in (seen := self.cam.seats(a.seen.get("hands"))) and len(seen) >= 2
+                     and 0 <= t - a.expected.get("t", t) <= TAKEN_BACK_S),
                     None)
 
     def _ask_pending(self, obs: Observation, card: str, upper: Alert, seat: int) -> None:
         """``card`` shows while the card seen before it is still asked about: under it (that
         card taken back by ``seat``) or laid on it by ``seat``? One tap."""
-        self._raise(obs, card, upper.expected["card"], seat, upper.seen.get("hands") or [],
+        self._raise(obs, card, upper.expected["card"], seat, self.cam.seats(upper.seen.get("hands")),
                     {"over_t": upper.expected["t"], "pending": upper.id})
 
     def _recent_top(self, obs: Observation) -> Any:

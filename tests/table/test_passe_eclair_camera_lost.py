@@ -176,3 +176,20 @@ def test_which_card_answered_with_the_top_cards_twin_places_a_new_copy():
     question, = session.snapshot()["alerts"]
     session.resolve(question["id"], "dog", source="dashboard")
     assert _pile(session) == [("leon-marlon", None), ("dog", 1), ("dog", 0)]
+
+
+def test_a_hand_seen_on_an_empty_side_of_the_table_is_no_seat_in_any_question():
+    """The hand watcher watches every side; with 3 players, side 3 is nobody's. A dog slapped on
+    a dog with hands at sides 2 and 3, answered "Inès", then Inès lays a card on it: side 3 was
+    kept as a second hand in when her dog landed, so "under it or on it?" was asked offering side
+    3 as a player, and the observation could not be replayed (IndexError: the card was left out;
+    the bench's seed 71, hand@0.2, 153 wrong states shown in one round). One hand, hers: placed."""
+    session = _started(3)
+    _seen(session, "dog", hands=[1], landed=2.0)
+    _seen(session, "dog", hands=[2, 3], landed=3.0, again=True)
+    question, = session.snapshot()["alerts"]
+    assert [c["id"] for c in question["choices"]] == ["2", "0", "1", "none"]
+    session.resolve(question["id"], "2", source="dashboard")
+    _seen(session, "fabi-rocce", hands=[2], landed=3.3)
+    assert session.snapshot()["alerts"] == []
+    assert _pile(session) == [("leon-marlon", None), ("dog", 1), ("dog", 2), ("fabi-rocce", 2)]
