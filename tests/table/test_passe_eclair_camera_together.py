@@ -71,6 +71,7 @@ def test_the_card_known_under_seen_again_sends_the_top_card_back():
 
 
 def test_the_card_known_under_on_top_again_with_no_cloth_seen_sends_the_top_card_back():
+    """(Léa could not have laid the other Fabi → Rocce on her own Fabi → Léon: no question.)"""
     session = _started()
     _seen(session, "fabi-rocce", hands=[2], landed=4.0)
     _seen(session, "fabi-leon", hands=[0, 2], landed=4.1)
@@ -79,6 +80,41 @@ def test_the_card_known_under_on_top_again_with_no_cloth_seen_sends_the_top_card
     _seen(session, "fabi-rocce", hands=[0], landed=5.1, again=True)   # it shows: the card over it left
     assert _pile(session) == [("leon-marlon", None), ("marlon-fabi", 1), ("fabi-rocce", 2)]
     assert session.snapshot()["view"]["hand_sizes"] == [7, 6, 6] and session.snapshot()["alerts"] == []
+
+
+def test_the_card_known_under_on_top_again_is_one_tap_when_its_other_copy_could_lie_there():
+    """Fabi → Rocce on top again with Léa's hand, her dog not seen leaving: she took the dog
+    back, or laid the other Fabi → Rocce on it (two of each in the deck; allowed on a dog). The
+    camera cannot tell: one tap, "no new card" first. It used to decide "taken back" (the
+    bench's seed 71, round 40: a dog given back to the player who had laid the copy on it)."""
+    session = _started()
+    _seen(session, "fabi-rocce", hands=[2], landed=4.0)
+    _seen(session, "dog", hands=[0, 2], landed=4.1)
+    who, = session.snapshot()["alerts"]
+    session.resolve(who["id"], "0")
+    _seen(session, "fabi-rocce", hands=[0], landed=5.1, again=True)
+    asked, = session.snapshot()["alerts"]
+    ids = [c["id"] for c in asked["choices"]]
+    assert asked["kind"] == "camera_under" and ids[0] == "back" and "on:0" in ids
+    assert _pile(session)[-1] == ("dog", 0)                           # nothing decided meanwhile
+    session.resolve(asked["id"], "on:0")
+    assert _pile(session)[-2:] == [("dog", 0), ("fabi-rocce", 0)]
+    assert session.snapshot()["view"]["hand_sizes"] == [5, 6, 6] and session.snapshot()["alerts"] == []
+
+
+def test_the_card_known_under_on_top_again_sends_the_dog_back_when_no_copy_is_left():
+    """Both Fabi → Rocce lie on the pile (Inès's, then Hugo's): Fabi → Rocce on top again over
+    Léa's dog can only be Hugo's, uncovered when she took the dog back. No question."""
+    session = _started()
+    _seen(session, "fabi-rocce", hands=[2], landed=3.0)
+    _seen(session, "rocce-fabi", hands=[0], landed=3.5)
+    _seen(session, "fabi-rocce", hands=[1], landed=4.0)
+    _seen(session, "dog", hands=[0, 1], landed=4.1)
+    who, = session.snapshot()["alerts"]
+    session.resolve(who["id"], "0")
+    _seen(session, "fabi-rocce", hands=[0], landed=5.1, again=True)
+    assert _pile(session)[-1] == ("fabi-rocce", 1)
+    assert session.snapshot()["alerts"] == []
 
 
 def test_not_seen_leaving_one_tap_says_the_card_was_under_it_and_who_laid_it():
