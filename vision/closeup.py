@@ -78,14 +78,15 @@ def card_outlines(image: np.ndarray, detector: CardDetector | None = None) -> li
     quads = [q.corners for q in (detector or CardDetector(PHOTO_SETTINGS)).detect(image)
              if q.complete and cv2.contourArea(q.corners.astype(np.float32)) >= min_area]
     biggest = max(quads, key=lambda q: cv2.contourArea(q.astype(np.float32))) if quads else None
-    if biggest is None or not _table_around(image, biggest) or _enclosed(image, biggest):
+    blobs = _off_table_blobs(image) if biggest is not None else None
+    if biggest is None or not _table_around(image, biggest) or _enclosed(blobs, biggest):
         # nothing, or only something lying inside something else (a card's printed field):
         # GrabCut is slow (0.1-0.5 s), so only then
         cut = grabcut_quad(image)
         if cut is not None:
             quads.append(cut)
         else:   # what was found is print on a card whose own outline is lost: not a card
-            quads = [q for q in quads if _table_around(image, q) and not _enclosed(image, q)]
+            quads = [q for q in quads if _table_around(image, q) and not _enclosed(blobs, q)]
     if not quads:
         return []
     areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
@@ -109,15 +110,21 @@ def _table_colour(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return edges, np.median(edges[::7], axis=0)
 
 
-def _enclosed(image: np.ndarray, corners: np.ndarray) -> bool:
-    """True when what differs from the table around ``corners``, joined up, covers
-    ENCLOSED_SHARE times its area: it lies on something bigger than itself."""
+def _off_table_blobs(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, stats) of what differs from the table, joined up: made once per photo."""
     edges, table = _table_colour(image)
     spread = float(np.median(np.linalg.norm(edges[::7].astype(np.float32) - table, axis=1)))
     far = np.linalg.norm(cv2.GaussianBlur(image, (0, 0), 2).astype(np.float32) - table, axis=2) > max(3 * spread, 12)
     far = cv2.morphologyEx(far.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
     _, labels, stats, _ = cv2.connectedComponentsWithStats(far)
-    x, y = np.clip(np.round(corners.mean(axis=0)).astype(int), 0, [image.shape[1] - 1, image.shape[0] - 1])
+    return labels, stats
+
+
+def _enclosed(blobs: tuple[np.ndarray, np.ndarray], corners: np.ndarray) -> bool:
+    """True when what differs from the table around ``corners`` (``_off_table_blobs``)
+    covers ENCLOSED_SHARE times its area: it lies on something bigger than itself."""
+    labels, stats = blobs
+    x, y = np.clip(np.round(corners.mean(axis=0)).astype(int), 0, [labels.shape[1] - 1, labels.shape[0] - 1])
     blob = labels[y, x]
     area = cv2.contourArea(np.asarray(corners, np.float32))
     return bool(blob) and area > 0 and stats[blob, cv2.CC_STAT_AREA] >= ENCLOSED_SHARE * area
