@@ -8,7 +8,7 @@ A second reading with the light taken out (``features.describe_contrast``, again
 enrolled faces) can only veto: if it clearly names another card than the colours do, neither
 is trusted. A name is kept only if the full-size print lies on the named
 face's side of its closest rivals and no patch of it is far from the named face
-(:mod:`vision.verify`).
+(:mod:`vision.verify`), and if its ink's hue is not a closer rival's (:mod:`vision.ink`).
 
     >>> rec = CardRecogniser(CardModel.load("models/pass-pass"))  # doctest: +SKIP
     >>> [(m.card, round(m.confidence, 2)) for m in rec.recognise(frame)]  # doctest: +SKIP
@@ -25,6 +25,7 @@ import numpy as np
 from vision import features
 from vision.detect import CardDetector, snap_to_edges
 from vision.features import NEXT, OPPOSITE
+from vision.ink import InkCheck
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
 from vision.refine import fit_to_face
 from vision.repeat import LastFrame
@@ -86,6 +87,7 @@ class CardRecogniser:
         turned = np.array([features.rotate_descriptor(t) for t in plain]).reshape(n, dim)
         self._contrast_bank = np.vstack([plain, turned]).astype(np.float32)
         self._fine = FineCheck(model.faces)
+        self._ink = InkCheck(model.faces)
 
     def _scores(self, frame: np.ndarray, corners: np.ndarray):
         """The quad's ways round, their flat faces, descriptors and scores (option, turn, card)."""
@@ -137,6 +139,8 @@ class CardRecogniser:
             m.card = None   # nearer a rival than the named face where the two differ
         elif self._fine.mismatch(flat, m.card, seen) > MAX_MISMATCH:
             m.card = None   # a patch of the print is not the named face's (a medallion look-alike, a card not enrolled)
+        elif self._ink.rival_hue(flat, m.card, rivals) is not None:
+            m.card = None   # its ink has a rival's hue: a washed-out blue read as green by amount of colour
         return m
 
     def _decide(self, vectors: np.ndarray, scores: np.ndarray, bank: np.ndarray) -> tuple[int, int, int, float]:
