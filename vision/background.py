@@ -6,7 +6,10 @@ detector's working frame, per pixel: the colour, the local texture (standard dev
 over a few pixels, so wood grain and gravel do not count as change) and the table's own
 edges. A frame's foreground is then where its colour leaves the table's by several times
 the texture, or where it has an edge the table has not; enclosed regions are filled, so a
-white card on a white table is found by its outline even where its paper matches.
+white card on a white table is found by its outline even where its paper matches. On a
+patterned table (stripes, gravel, brick) a card's paper lies within the pattern's range of
+colours and the pattern has edges everywhere: there the card is found because it is
+*calm* where the table is not (its local texture a third of the table's or less).
 
 With the calibration (image px ↔ table mm) the detector also knows how large a card
 lies at each place of the image, and drops anything far from that size.
@@ -38,7 +41,12 @@ CARD_AREA_RANGE = (0.55, 1.6)   # on-screen area / expected card area at that pl
 # shadow and the smoothing spread it (a card on Passe Eclair's rendered pile, its shadow
 # over those of the cards below: 1.13-1.16 on the short side, 1.10 on the long one)
 BLOB_SIDE_RANGE = (0.75, 1.18)
+TEXTURE_WINDOW = 7      # working px: the local texture's window
+TEXTURED = 12.0         # grey levels of local deviation that make a place patterned
+PATTERNED_SHARE = 0.1   # a table this much patterned is looked at for calm places (not a few markers)
+CALM_RATIO = 3.0        # a place whose texture falls to this share of the table's is something laid on it
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_WINDOW = cv2.getStructuringElement(cv2.MORPH_RECT, (TEXTURE_WINDOW, TEXTURE_WINDOW))
 _GROW = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
 _ANY_CHANNEL = np.ones((1, 3), np.float32)
 
@@ -53,6 +61,13 @@ def smooth(small: np.ndarray) -> np.ndarray:
     return cv2.sepFilter2D(small, cv2.CV_32F, _SMOOTH_KERNEL, _SMOOTH_KERNEL)
 
 
+def _texture(f: np.ndarray) -> np.ndarray:
+    """Local standard deviation of the grey of ``f`` (BGR float32) over TEXTURE_WINDOW px."""
+    grey = cv2.cvtColor(f, cv2.COLOR_BGR2GRAY)
+    mean = cv2.blur(grey, (TEXTURE_WINDOW, TEXTURE_WINDOW))
+    return cv2.sqrt(cv2.max(cv2.blur(grey * grey, (TEXTURE_WINDOW, TEXTURE_WINDOW)) - mean * mean, 0.0))
+
+
 class TableBackground:
     """The empty table at the detector's working scale; see the module docstring. Not
     thread-safe (one per detector: :meth:`foreground` reuses its working arrays)."""
@@ -64,6 +79,10 @@ class TableBackground:
         mean = cv2.blur(self.colour, (7, 7))
         var = cv2.blur(self.colour * self.colour, (7, 7)) - mean * mean
         self.spread = np.sqrt(np.maximum(var, 0)) + NOISE_FLOOR
+        # where the table is patterned, and how calm a place must be there to be a card
+        texture = _texture(self.colour)
+        self._patterned = float((texture > TEXTURED).mean()) >= PATTERNED_SHARE
+        self._calm_limit = np.where(texture > TEXTURED, texture / CALM_RATIO, -1.0).astype(np.float32)
         self.edges = cv2.dilate(edge_mask(small), _GROW)
         self._not_edges = cv2.bitwise_not(self.edges)
         self._work: tuple[np.ndarray, np.ndarray] | None = None   # see _buffers
@@ -96,8 +115,17 @@ class TableBackground:
         # pipeline's time): each channel compared, then their sum saturated (255 if any is)
         diff = cv2.transform(cv2.compare(dev, DIFF_SIGMAS, cv2.CMP_GT), _ANY_CHANNEL)
         new_edges = cv2.bitwise_and(edge_mask(small) if edges is None else edges, self._not_edges)
-        mask = cv2.morphologyEx(cv2.bitwise_or(diff, new_edges), cv2.MORPH_CLOSE, _OPEN)
+        mask = cv2.bitwise_or(diff, new_edges)
+        if self._patterned:
+            mask = cv2.bitwise_or(mask, self._calm(f))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN)
         return cv2.morphologyEx(fill_holes(mask), cv2.MORPH_OPEN, _OPEN)
+
+    def _calm(self, f: np.ndarray) -> np.ndarray:
+        """255 where the smoothed frame ``f`` is calm and the table patterned there."""
+        calm = cv2.compare(_texture(f), self._calm_limit, cv2.CMP_LT)
+        calm = cv2.morphologyEx(calm, cv2.MORPH_OPEN, _OPEN)
+        return cv2.dilate(calm, _WINDOW)   # a calm window's centre: the calm reaches to its edge
 
     def _buffers(self, shape) -> tuple[np.ndarray, np.ndarray]:
         """Two float32 working arrays of ``shape``, the same from call to call (not thread-safe)."""

@@ -97,6 +97,24 @@ def test_card_on_a_white_table_is_found_with_and_without_the_calibration_shot():
             assert abs(area_ratio(near.corners, truth.corners) - 1) < 0.06
 
 
+def test_cards_on_a_striped_table_are_found_where_the_stripes_go_calm():
+    # a development scene (seed 137, never an evaluation one): six of its seven cards lie
+    # fully in view on a cloth striped like the card's print; none was found before
+    seed = 137
+    scene = table_scene(seed, "pass-pass", "dark", 8)
+    assert scene.kind == "patterned"
+    shot = calibration_shot(seed, "pass-pass", "dark", 8)
+    detector = CardDetector(background=TableBackground.from_shot(shot, table_to_image=scene.table_to_image))
+    quads = [q for q in detector.detect(scene.image) if q.complete]
+    visible = [t for t in scene.cards if t.fully_visible]
+    found = 0
+    for truth in visible:
+        near = min(quads, key=lambda q: np.linalg.norm(q.corners.mean(0) - truth.corners.mean(0)), default=None)
+        found += near is not None and np.linalg.norm(near.corners.mean(0) - truth.corners.mean(0)) < 4 \
+            and abs(area_ratio(near.corners, truth.corners) - 1) < 0.08
+    assert len(visible) >= 5 and found >= len(visible) - 1
+
+
 def run(argv):
     parser = argparse.ArgumentParser(prog="passetable")
     cli.add_subcommands(parser.add_subparsers(dest="command", required=True))
