@@ -76,8 +76,8 @@ class TableBackground:
                  card_mm=CARD_SIZE_MM):
         self.scale = scale
         self.colour = cv2.GaussianBlur(small.astype(np.float32), (0, 0), SMOOTH)
-        mean = cv2.blur(self.colour, (7, 7))
-        var = cv2.blur(self.colour * self.colour, (7, 7)) - mean * mean
+        mean = cv2.blur(self.colour, (TEXTURE_WINDOW, TEXTURE_WINDOW))
+        var = cv2.blur(self.colour * self.colour, (TEXTURE_WINDOW, TEXTURE_WINDOW)) - mean * mean
         self.spread = np.sqrt(np.maximum(var, 0)) + NOISE_FLOOR
         # where the table is patterned, and how calm a place must be there to be a card
         texture = _texture(self.colour)
