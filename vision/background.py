@@ -82,7 +82,8 @@ class TableBackground:
         # where the table is patterned, and how calm a place must be there to be a card
         texture = _texture(self.colour)
         self._patterned = float((texture > TEXTURED).mean()) >= PATTERNED_SHARE
-        self._calm_limit = np.where(texture > TEXTURED, texture / CALM_RATIO, -1.0).astype(np.float32)
+        self._calm_limit = np.where(texture > TEXTURED, texture / CALM_RATIO, -1.0).astype(np.float32) \
+            if self._patterned else None   # (a plain table keeps no such array)
         self.edges = cv2.dilate(edge_mask(small), _GROW)
         self._not_edges = cv2.bitwise_not(self.edges)
         self._work: tuple[np.ndarray, np.ndarray] | None = None   # see _buffers
