@@ -78,15 +78,16 @@ def card_outlines(image: np.ndarray, detector: CardDetector | None = None) -> li
     quads = [q.corners for q in (detector or CardDetector(PHOTO_SETTINGS)).detect(image)
              if q.complete and cv2.contourArea(q.corners.astype(np.float32)) >= min_area]
     biggest = max(quads, key=lambda q: cv2.contourArea(q.astype(np.float32))) if quads else None
-    blobs = _off_table_blobs(image) if biggest is not None else None
-    if biggest is None or not _table_around(image, biggest) or _enclosed(blobs, biggest):
+    table = _table_colour(image) if biggest is not None else None   # (edge pixels, their median): once
+    blobs = _off_table_blobs(image, table) if biggest is not None else None
+    if biggest is None or not _table_around(image, table[1], biggest) or _enclosed(blobs, biggest):
         # nothing, or only something lying inside something else (a card's printed field):
         # GrabCut is slow (0.1-0.5 s), so only then
         cut = grabcut_quad(image)
         if cut is not None:
             quads.append(cut)
         else:   # what was found is print on a card whose own outline is lost: not a card
-            quads = [q for q in quads if _table_around(image, q) and not _enclosed(blobs, q)]
+            quads = [q for q in quads if _table_around(image, table[1], q) and not _enclosed(blobs, q)]
     if not quads:
         return []
     areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
@@ -110,9 +111,9 @@ def _table_colour(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return edges, np.median(edges[::7], axis=0)
 
 
-def _off_table_blobs(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(labels, stats) of what differs from the table, joined up: made once per photo."""
-    edges, table = _table_colour(image)
+def _off_table_blobs(image: np.ndarray, table: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, stats) of what differs from the table (``_table_colour``), joined up: made once per photo."""
+    edges, table = table
     spread = float(np.median(np.linalg.norm(edges[::7].astype(np.float32) - table, axis=1)))
     far = np.linalg.norm(cv2.GaussianBlur(image, (0, 0), 2).astype(np.float32) - table, axis=2) > max(3 * spread, 12)
     far = cv2.morphologyEx(far.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
@@ -130,10 +131,9 @@ def _enclosed(blobs: tuple[np.ndarray, np.ndarray], corners: np.ndarray) -> bool
     return bool(blob) and area > 0 and stats[blob, cv2.CC_STAT_AREA] >= ENCLOSED_SHARE * area
 
 
-def _table_around(image: np.ndarray, corners: np.ndarray, max_distance: float = 40.0) -> bool:
-    """True when just outside ``corners`` lies what lies along the photo's edges (the table)."""
+def _table_around(image: np.ndarray, table: np.ndarray, corners: np.ndarray, max_distance: float = 40.0) -> bool:
+    """True when just outside ``corners`` lies ``table``, the colour along the photo's edges."""
     h, w = image.shape[:2]
-    _, table = _table_colour(image)
     c = corners.mean(axis=0)
     outer = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(outer, np.round(c + (corners - c) * 1.14).astype(np.int32), 255)
