@@ -134,10 +134,10 @@ class Abstaining:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def recognise(self, image: np.ndarray) -> list:
+    def recognise(self, image: np.ndarray, blank: bool = False) -> list:
         from dataclasses import replace
 
-        return [replace(m, card=None) if m.card in self.unread else m for m in self.inner.recognise(image)]
+        return [replace(m, card=None) if m.card in self.unread else m for m in self.inner.recognise(image, blank)]
 
 
 class CardCamera(FrameClock):

@@ -168,6 +168,9 @@ class CardDetector:
             corners = order_clockwise(corners * k + (k - 1) / 2)  # snapped later, if worth it
             if _plausible(corners, self.settings):
                 out.append(CardQuad(corners, complete=False))
+        if self.background is not None:
+            # as in detect(): the recogniser also asks here for a doubtful whole outline's guesses
+            out = [q for q in out if self.background.card_sized(q.corners)]
         return out
 
 

@@ -149,6 +149,25 @@ def describe_contrast(flat: np.ndarray, grid=GRID_SIZE, inset=CONTRAST_INSET) ->
     return v / n if n > 1e-6 else v
 
 
+PRINT_INSET = 0.16   # only the middle: a guessed outline's edge or a printed border is not the print
+# added before the log: a dark surface's grain is large in log terms (with NOISE_FLOOR's 4 a phone's
+# back read 0.07-0.10, as much as faint ink; with 16, about 0.04; style-2 development seeds 100..399)
+PRINT_FLOOR = 16.0
+
+
+def print_contrast(flat: np.ndarray) -> float:
+    """How strongly anything is printed in the middle of a rectified card: the 99th
+    percentile of |log grey - the same blurred by 5 px| (ink against its paper, whatever the
+    light). Near 0 over a phone's back, a patch of glare or skin; the test decks' enrolled
+    faces score from 0.12 (a pale yellow card) to over 1."""
+    h, w = flat.shape[:2]
+    dx, dy = int(round(w * PRINT_INSET)), int(round(h * PRINT_INSET))
+    grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32) + PRINT_FLOOR
+    fine_log = np.log(cv2.GaussianBlur(grey, (0, 0), 1.0))   # the camera's own noise smoothed
+    d = np.abs(fine_log - np.log(cv2.GaussianBlur(grey, (0, 0), 5.0)))[dy:h - dy, dx:w - dx]
+    return float(np.percentile(d, 99))
+
+
 def rotate_descriptor(v: np.ndarray, grid=GRID_SIZE) -> np.ndarray:
     """The descriptor of the same card turned by 180 degrees."""
     return v.reshape(grid[1], grid[0], 3)[::-1, ::-1].ravel().copy()

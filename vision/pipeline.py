@@ -108,7 +108,8 @@ class TableWatcher:
         return out
 
     def _cards(self, frame) -> list[Observation]:
-        matches = self.recogniser.recognise(frame.image)
+        # blank outlines too (a hand, glare): they hold a card they cover, as they always have
+        matches = self.recogniser.recognise(frame.image, blank=True)
         current = {}
         # a pile card hidden under others since (another card laid on it) is not what shows at
         # its place now: a reading like it there is that card back on top or a copy of it laid

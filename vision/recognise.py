@@ -42,6 +42,9 @@ FINE_MIN_MARGIN = 0.0   # the full-size print must lie on the named face's side 
 # just above the worst right naming on style-1 development scenes (0.742 among 1,748, seeds 0..399)
 MAX_MISMATCH = 0.75
 BORDER_GROW = 1.1   # an outline that names nothing is tried this much larger (a border lost on a dark table)
+# an unnamed outline printed less than this share of the faintest enrolled face is blank: glare,
+# a phone's back, a hand (vision.features.print_contrast). Set from the enrolled faces, not tuned
+BLANK_SHARE = 0.5
 
 
 @dataclass
@@ -55,6 +58,7 @@ class CardMatch:
     margin: float
     corners: np.ndarray   # (4, 2) image px, clockwise from the template's top-left
     complete: bool = True
+    blank: bool = False   # nothing printed inside: not a card (glare, a phone, a hand), only something covering
 
     def to_json(self) -> dict:
         return {"card": self.card, "confidence": round(float(self.confidence), 4),
@@ -88,6 +92,7 @@ class CardRecogniser:
         self._contrast_bank = np.vstack([plain, turned]).astype(np.float32)
         self._fine = FineCheck(model.faces)
         self._ink = InkCheck(model.faces)
+        self._min_print = BLANK_SHARE * min((features.print_contrast(f) for f in model.faces.values()), default=0.0)
 
     def _scores(self, frame: np.ndarray, corners: np.ndarray):
         """The quad's ways round, their flat faces, descriptors and scores (option, turn, card)."""
@@ -185,17 +190,21 @@ class CardRecogniser:
                     margin, worst = m, int(c)
         return margin, worst
 
-    def recognise(self, frame: np.ndarray) -> list[CardMatch]:
+    def recognise(self, frame: np.ndarray, blank: bool = False) -> list[CardMatch]:
         """Every card in ``frame``: complete outlines first, then the best non-overlapping
         guesses from merged outlines (overlapping cards, a hand on a card), each snapped
-        to the edges it has and, if still unsure, fitted to the face it most resembles."""
+        to the edges it has and, if still unsure, fitted to the face it most resembles.
+        With ``blank``, also the outlines with nothing printed inside (``blank=True``: glare,
+        a phone, a hand): not cards, but they cover what lay there."""
         if self._last is None:
-            return self._recognise(frame)
-        out = self._last.get(frame)
-        if out is None:
             out = self._recognise(frame)
-            self._last.keep(frame, out)
-        return [replace(m, corners=m.corners.copy()) for m in out]   # copies: a caller may change them
+        else:
+            out = self._last.get(frame)
+            if out is None:
+                out = self._recognise(frame)
+                self._last.keep(frame, out)
+            out = [replace(m, corners=m.corners.copy()) for m in out]   # copies: a caller may change them
+        return out if blank else [m for m in out if not m.blank]
 
     def _recognise(self, frame: np.ndarray) -> list[CardMatch]:
         quads = self.detector.detect(frame)
@@ -241,6 +250,8 @@ class CardRecogniser:
                             m = again
                 out.append(m)
         out += [m for m in doubtful if all(quad_overlap(m.corners, k.corners) < SAME_CARD_OVERLAP for k in out)]
+        for m in out:
+            m.blank = m.card is None and features.print_contrast(features.rectify(frame, m.corners)) < self._min_print
         return out
 
 

@@ -135,8 +135,8 @@ class _Misread:
         self.frame = 0
         self.detector = real.detector
 
-    def recognise(self, image):
-        out = self.real.recognise(image)
+    def recognise(self, image, blank=False):
+        out = self.real.recognise(image, blank)
         if self.frame >= self.start:
             for m in out:
                 if np.hypot(*(self.cal.to_table(m.corners).mean(axis=0) - self.place)) < 15:
