@@ -100,6 +100,33 @@ def flatten_light(image: np.ndarray, window: int = LIGHT_WINDOW, smooth: float =
     return f / cv2.GaussianBlur(light, (0, 0), smooth)
 
 
+# A deck printed with a dark border all round: the border tells no card from another, and
+# its apparent width changes with the outline found (enrolled from the paper's edge or the
+# border's, a border lost in a dark cloth), so a wider rim is left out. A deck without one
+# keeps INSET: its corner index lies near the edge (see INSET's note).
+BORDERED_INSET = 0.08
+BORDER_DARK = 0.6      # a rim darker than this share of the paper is a printed border
+BORDERED_SHARE = 0.8   # ... on this share of the faces: the deck is bordered
+
+
+def deck_inset(faces) -> float:
+    """The share of each side the descriptor leaves out for a deck whose enrolled
+    ``faces`` (rectified photos) these are: BORDERED_INSET when they have a dark border."""
+    faces = list(faces)
+    if not faces:
+        return INSET
+    return BORDERED_INSET if sum(map(_dark_border, faces)) >= BORDERED_SHARE * len(faces) else INSET
+
+
+def _dark_border(face: np.ndarray) -> bool:
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    h, w = grey.shape
+    dx, dy = max(1, int(round(w * INSET))), max(1, int(round(h * INSET)))
+    paper = float(np.percentile(grey[dy:h - dy, dx:w - dx], 90))
+    sides = (grey[:dy], grey[h - dy:], grey[:, :dx], grey[:, w - dx:])
+    return all(float(np.median(side)) < BORDER_DARK * paper for side in sides)
+
+
 def describe(flat: np.ndarray, grid=GRID_SIZE, inset=INSET) -> np.ndarray:
     """A zero-mean unit vector of the colours of a rectified card, the light taken out."""
     h, w = flat.shape[:2]

@@ -32,9 +32,25 @@ from vision import features
 _CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-3)
 
 
-def fit_to_face(frame: np.ndarray, corners: np.ndarray, face: np.ndarray) -> np.ndarray | None:
+def fit_to_face(frame: np.ndarray, corners: np.ndarray, face: np.ndarray, rounds: int = 1) -> np.ndarray | None:
     """Corners (clockwise, corner 0 = the face's top-left) that align the photo with
-    ``face`` (a rectified enrolment photo), or None if the alignment does not converge."""
+    ``face`` (a rectified enrolment photo), or None if the alignment does not converge.
+    Each further round starts again from the card rectified at the last round's corners
+    (more iterations of one round stall where the first view held a strip of table)."""
+    start = np.asarray(corners, np.float32)
+    quad = None
+    for _ in range(rounds):
+        fitted = _fit_once(frame, start if quad is None else quad, face)
+        if fitted is None:
+            break
+        quad = fitted
+    # a fit that moved a corner by more than a third of the card is a different card
+    if quad is None or np.abs(quad - start).max() > 0.35 * np.linalg.norm(start[0] - start[2]):
+        return None
+    return quad
+
+
+def _fit_once(frame: np.ndarray, corners: np.ndarray, face: np.ndarray) -> np.ndarray | None:
     w, h = features.RECT_SIZE
     quad = np.asarray(corners, np.float32)
     flat = features.rectify(frame, quad)
@@ -50,8 +66,5 @@ def fit_to_face(frame: np.ndarray, corners: np.ndarray, face: np.ndarray) -> np.
     to_flat = cv2.getPerspectiveTransform(quad, edges)
     out = cv2.perspectiveTransform(in_flat.reshape(-1, 1, 2), np.linalg.inv(to_flat)).reshape(-1, 2)
     if not np.all(np.isfinite(out)) or not cv2.isContourConvex(out.reshape(-1, 1, 2).astype(np.float32)):
-        return None
-    # a fit that moved a corner by more than a third of the card is a different card
-    if np.abs(out - quad).max() > 0.35 * np.linalg.norm(quad[0] - quad[2]):
         return None
     return out.astype(np.float32)
