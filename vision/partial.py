@@ -41,10 +41,50 @@ def _corner_flags(poly: np.ndarray, orientation: float) -> np.ndarray:
     return convex & (np.abs(cosang) < 0.6)  # 53..127 degrees
 
 
+CHAMFER_SHARE = 1 / 3   # a stretch this much shorter than both its neighbours may be a rounded corner
+
+
+def _square_chamfers(poly: np.ndarray) -> np.ndarray:
+    """``poly`` with each cut corner made square again: a short stretch between two long ones
+    that meet at near 90 degrees becomes the point where those two meet. The difference from
+    the empty table is smoothed, so a card's corner in it is rounded, and the outline
+    simplified to a polygon cuts it into two half-turns that are not right angles."""
+    n = len(poly)
+    if n < 5:
+        return poly
+    side = np.linalg.norm(np.roll(poly, -1, axis=0) - poly, axis=1)   # side[i]: poly[i] -> poly[i + 1]
+    out, skip = [], set()
+    for i in range(n):
+        j = (i + 1) % n
+        if i in skip:
+            continue
+        short = side[i] < CHAMFER_SHARE * min(side[i - 1], side[j])
+        d1, d2 = poly[i] - poly[i - 1], poly[(j + 1) % n] - poly[j]
+        cos = float(d1 @ d2) / (float(np.linalg.norm(d1) * np.linalg.norm(d2)) + 1e-9)
+        corner = _meet(poly[i - 1], poly[i], poly[j], poly[(j + 1) % n]) if short and abs(cos) < 0.35 else None
+        if corner is None or j == 0 and out:
+            out.append(poly[i])
+            continue
+        out.append(corner)
+        skip.add(j)
+    return np.array(out, np.float32) if len(out) >= 4 else poly
+
+
+def _meet(a0, a1, b0, b1) -> np.ndarray | None:
+    """Where the line a0-a1 meets the line b0-b1 (None if they are parallel)."""
+    da, db = a1 - a0, b1 - b0
+    den = float(da[0] * db[1] - da[1] * db[0])
+    if abs(den) < 1e-6:
+        return None
+    t = float((b0 - a0)[0] * db[1] - (b0 - a0)[1] * db[0]) / den
+    return (a0 + t * da).astype(np.float32)
+
+
 def card_hypotheses(contour: np.ndarray, mask: np.ndarray) -> list[np.ndarray]:
     """Possible card quads (float32 (4, 2), clockwise or not) inside a merged outline."""
     peri = cv2.arcLength(contour.reshape(-1, 1, 2), True)
     poly = cv2.approxPolyDP(contour.reshape(-1, 1, 2), 0.012 * peri, True).reshape(-1, 2).astype(np.float32)
+    poly = _square_chamfers(poly)
     n = len(poly)
     if n < 4:
         return []

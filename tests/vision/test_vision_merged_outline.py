@@ -1,0 +1,48 @@
+"""Guesses inside a merged outline whose corners the smoothed difference has rounded.
+
+Issue 12's second style, development scene 236: a Passe Eclair card lying over another on a
+photographed table. The difference from the empty table is smoothed, so the two cards'
+blob has cut corners; simplified to a polygon, no vertex was a right angle and no card
+was guessed there: the top card, fully visible, was not found at all."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.partial import _square_chamfers, card_hypotheses
+
+
+def two_cards_with_cut_corners(cut: int) -> np.ndarray:
+    # at the detector's half scale a card is about 42 x 59 px (1280 x 720, a table seen whole)
+    mask = np.zeros((150, 200), np.uint8)
+    for x0, y0 in ((30, 40), (65, 55)):          # the second card lies partly over the first
+        x1, y1 = x0 + 42, y0 + 59
+        pts = np.array([[x0 + cut, y0], [x1 - cut, y0], [x1, y0 + cut], [x1, y1 - cut],
+                        [x1 - cut, y1], [x0 + cut, y1], [x0, y1 - cut], [x0, y0 + cut]], np.int32)
+        cv2.fillPoly(mask, [pts], 255)
+    return mask
+
+
+def boxes(mask):
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hyps = card_hypotheses(contours[0].reshape(-1, 2), mask)
+    return [tuple(int(v) for v in np.r_[h.min(axis=0), h.max(axis=0)].round()) for h in hyps]
+
+
+def near(box, target, tol=3):
+    return any(max(abs(a - b) for a, b in zip(b_, target)) <= tol for b_ in box)
+
+
+def test_both_cards_are_guessed_when_their_corners_are_cut():
+    found = boxes(two_cards_with_cut_corners(cut=6))
+    assert near(found, (30, 40, 72, 99)) and near(found, (65, 55, 107, 114))
+
+
+def test_a_cut_corner_becomes_square_and_a_real_side_is_kept():
+    square = np.array([[0, 0], [100, 0], [100, 140], [0, 140]], np.float32)
+    cut = np.array([[0, 0], [90, 0], [100, 10], [100, 140], [0, 140]], np.float32)
+    assert np.allclose(_square_chamfers(cut), square)
+    # a notch where one card meets another is two long sides: nothing to merge
+    notch = np.array([[0, 0], [100, 0], [100, 60], [160, 60], [160, 140], [0, 140]], np.float32)
+    assert np.array_equal(_square_chamfers(notch), notch)
