@@ -44,7 +44,8 @@ FINE_MIN_MARGIN = 0.0   # the full-size print must lie on the named face's side 
 MAX_MISMATCH = 0.75
 BORDER_GROW = 1.1   # an outline that names nothing is tried this much larger (a border lost on a dark table)
 # an unnamed outline printed less than this share of the faintest enrolled face is blank: glare,
-# a phone's back, a hand (vision.features.print_contrast). Set from the enrolled faces, not tuned
+# a phone's back, a hand (vision.features.print_contrast). A round half, not tuned; the limit
+# follows the owner's faces (the measure's floor was chosen on style-2 development seeds)
 BLANK_SHARE = 0.5
 
 
