@@ -81,9 +81,10 @@ class TableBackground:
         self.spread = np.sqrt(np.maximum(var, 0)) + NOISE_FLOOR
         # where the table is patterned, and how calm a place must be there to be a card
         texture = _texture(self.colour)
-        self._patterned = float((texture > TEXTURED).mean()) >= PATTERNED_SHARE
+        patterned = float((texture > TEXTURED).mean()) >= PATTERNED_SHARE
+        # None on a plain table: no calm places looked for, and no such array kept
         self._calm_limit = np.where(texture > TEXTURED, texture / CALM_RATIO, -1.0).astype(np.float32) \
-            if self._patterned else None   # (a plain table keeps no such array)
+            if patterned else None
         self.edges = cv2.dilate(edge_mask(small), _GROW)
         self._not_edges = cv2.bitwise_not(self.edges)
         self._work: tuple[np.ndarray, np.ndarray] | None = None   # see _buffers
@@ -117,7 +118,7 @@ class TableBackground:
         diff = cv2.transform(cv2.compare(dev, DIFF_SIGMAS, cv2.CMP_GT), _ANY_CHANNEL)
         new_edges = cv2.bitwise_and(edge_mask(small) if edges is None else edges, self._not_edges)
         mask = cv2.bitwise_or(diff, new_edges)
-        if self._patterned:
+        if self._calm_limit is not None:   # a patterned table
             mask = cv2.bitwise_or(mask, self._calm(f))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN)
         return cv2.morphologyEx(fill_holes(mask), cv2.MORPH_OPEN, _OPEN)

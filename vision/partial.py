@@ -53,20 +53,20 @@ def _square_chamfers(poly: np.ndarray) -> np.ndarray:
     if n < 5:
         return poly
     side = np.linalg.norm(np.roll(poly, -1, axis=0) - poly, axis=1)   # side[i]: poly[i] -> poly[i + 1]
-    out, skip = [], set()
+    out, merged = [], False
     for i in range(n):
-        j = (i + 1) % n
-        if i in skip:
+        if merged:   # poly[i] was the far end of the stretch merged at i - 1
+            merged = False
             continue
+        j = (i + 1) % n
         short = side[i] < CHAMFER_SHARE * min(side[i - 1], side[j])
         d1, d2 = poly[i] - poly[i - 1], poly[(j + 1) % n] - poly[j]
         cos = float(d1 @ d2) / (float(np.linalg.norm(d1) * np.linalg.norm(d2)) + 1e-9)
-        corner = _meet(poly[i - 1], poly[i], poly[j], poly[(j + 1) % n]) if short and abs(cos) < 0.35 else None
-        if corner is None or j == 0 and out:
-            out.append(poly[i])
-            continue
-        out.append(corner)
-        skip.add(j)
+        # the stretch from the last vertex back to the first is left: poly[0] is already out
+        corner = _meet(poly[i - 1], poly[i], poly[j], poly[(j + 1) % n]) \
+            if short and abs(cos) < 0.35 and j != 0 else None
+        out.append(poly[i] if corner is None else corner)
+        merged = corner is not None
     return np.array(out, np.float32) if len(out) >= 4 else poly
 
 
