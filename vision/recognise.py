@@ -25,7 +25,7 @@ import numpy as np
 from vision import features
 from vision.detect import CardDetector, snap_to_edges
 from vision.features import NEXT, OPPOSITE
-from vision.ink import InkCheck
+from vision.ink import DifferenceHue, InkCheck
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
 from vision.refine import fit_to_face
 from vision.repeat import LastFrame
@@ -98,6 +98,7 @@ class CardRecogniser:
         self._contrast_bank = np.vstack([plain, turned]).astype(np.float32)
         self._fine = FineCheck(model.faces)
         self._ink = InkCheck(model.faces)
+        self._hues = DifferenceHue(model.faces)
         self._min_print = BLANK_SHARE * min((features.print_contrast(f) for f in model.faces.values()), default=0.0)
 
     def _scores(self, frame: np.ndarray, corners: np.ndarray):
@@ -152,6 +153,8 @@ class CardRecogniser:
             m.card = None   # a patch of the print is not the named face's (a medallion look-alike, a card not enrolled)
         elif self._ink.rival_hue(flat, m.card, rivals) is not None:
             m.card = None   # its ink has a rival's hue: a washed-out blue read as green by amount of colour
+        elif self._hues.rival(flat, m.card, rivals) is not None:
+            m.card = None   # a faded orange medallion read as a rival's green one (style 2: leon-fabi as leon-rocce)
         return m
 
     def _decide(self, vectors: np.ndarray, scores: np.ndarray, bank: np.ndarray) -> tuple[int, int, int, float]:
