@@ -96,7 +96,9 @@ def card_watcher(shot: Any, profile: Any, *, model: str | Path | None, session: 
                                "d'apprentissage (ou passetable enroll)")
     cal = calibrate(shot.image, profile)
     hands = HandWatcher(cal, profile, shot.image, seats=seats) if seats else None
-    return TableWatcher(CardRecogniser(CardModel.load(model)), cal, profile, empty_table=shot.image, hands=hands,
+    # still_frames: a table at rest is not worked on again every frame (vision.repeat.StillFrame)
+    recogniser = CardRecogniser(CardModel.load(model), still_frames=True)
+    return TableWatcher(recogniser, cal, profile, empty_table=shot.image, hands=hands,
                         unknown_frames=unknown_frames)
 
 

@@ -28,7 +28,7 @@ from vision.features import NEXT, OPPOSITE
 from vision.ink import DifferenceHue, InkCheck
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
 from vision.refine import fit_to_face
-from vision.repeat import LastFrame
+from vision.repeat import LastFrame, StillFrame
 from vision.verify import FineCheck, difference_focus, fine
 
 RIVALS = 4          # closest other cards the margin is measured against
@@ -75,11 +75,13 @@ class CardRecogniser:
         >>> known = [m.card for m in matches if m.card]  # doctest: +SKIP
     """
 
-    def __init__(self, model: CardModel, detector: CardDetector | None = None, *, same_frames: bool = False):
+    def __init__(self, model: CardModel, detector: CardDetector | None = None, *, same_frames: bool = False,
+                 still_frames: bool = False):
         self.model = model
         self.detector = detector or CardDetector()
-        # a frame identical to the last one gets its matches again (simulated tables; see vision.repeat)
-        self._last = LastFrame() if same_frames else None
+        # a frame identical to the last one (simulated tables), or with ``still_frames`` one that differs
+        # from the last worked on only by a camera's noise, gets its matches again (vision.repeat)
+        self._last = StillFrame() if still_frames else LastFrame() if same_frames else None
         n = len(model.cards)
         templates = model.templates
         self._inset = features.deck_inset(model.faces.values()) if len(model.faces) == n else features.INSET
@@ -100,6 +102,11 @@ class CardRecogniser:
         self._ink = InkCheck(model.faces)
         self._hues = DifferenceHue(model.faces)
         self._min_print = BLANK_SHARE * min((features.print_contrast(f) for f in model.faces.values()), default=0.0)
+
+    @property
+    def reused_frames(self) -> int:
+        """Frames answered with an earlier frame's matches (``still_frames``), for benchmarks."""
+        return getattr(self._last, "reused", 0)
 
     def _scores(self, frame: np.ndarray, corners: np.ndarray):
         """The quad's ways round, their flat faces, descriptors and scores (option, turn, card)."""

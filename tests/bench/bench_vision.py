@@ -7,7 +7,10 @@ glare...), the median time per frame of detection alone and of detection plus
 recognition, as frames per second, and the process's CPU time per frame of the latter
 (the load average is printed: on a shared machine the wall time is longer); then the
 latency from a card landing in view to its ``card_seen`` observation on a 30 fps camera,
-for 2, 3 and 4 frames of stability.
+for 2, 3 and 4 frames of stability. Last, a table at rest as a camera films it: each scene
+for STILL_FRAMES frames, each with fresh sensor noise, through a recogniser with
+``still_frames`` (vision.repeat.StillFrame, as the service runs it): frames per second over
+all those frames (the frames worked on again included), and how many were worked on.
 
 ``--style 2``: the second scene style (:mod:`vision.synth2`: dark-bordered and full-bleed
 cards on every table kind), with the detector using each scene's calibration shot (the
@@ -39,6 +42,9 @@ from vision.sources import Frame
 from vision.synth.scene import Placement, SceneStyle, random_camera, random_scene, render_table
 
 FPS = 30.0
+STILL_FRAMES = 60     # frames of one table at rest (two seconds at 30 fps)
+STILL_SCENES = 10     # scenes per card count for the still-table part
+SENSOR_NOISE = 3.0    # grey levels: a camera sensor's noise, fresh each frame
 
 
 def time_frames(rec: CardRecogniser, images, cpu: list | None = None) -> tuple[float, float]:
@@ -59,6 +65,28 @@ def time_frames(rec: CardRecogniser, images, cpu: list | None = None) -> tuple[f
         if cpu is not None:
             cpu.append(c2 - c1)
     return statistics.median(det_t), statistics.median(rec_t)
+
+
+def time_still(rec: CardRecogniser, images) -> tuple[float, float]:
+    """(mean seconds per frame, share of frames worked on) over STILL_FRAMES frames of each
+    of ``images`` at rest, each frame with fresh sensor noise (drawn before the clock runs)."""
+    rng = np.random.default_rng(0)
+    noise = [rng.normal(0, SENSOR_NOISE, images[0].shape).astype(np.int16) for _ in range(8)]
+    spent, frames, reused = 0.0, 0, rec.reused_frames
+    for img in images:
+        wide = img.astype(np.int16)
+        shots = [np.clip(wide + noise[k % len(noise)], 0, 255).astype(np.uint8) for k in range(STILL_FRAMES)]
+        t0 = time.perf_counter()
+        for shot in shots:
+            rec.recognise(shot)
+        spent += time.perf_counter() - t0
+        frames += len(shots)
+    return spent / frames, 1 - (rec.reused_frames - reused) / frames
+
+
+def _still_line(n: int, per_frame: float, worked: float, label: str = "") -> str:
+    return (f"{n:2d} cards{label}, table at rest: {per_frame * 1000:5.2f} ms per frame ({1 / per_frame:5.0f} fps), "
+            f"{worked:.1%} of {STILL_FRAMES}-frame stretches worked on  [mean over all frames]")
 
 
 def landing_latency(models, appear_frames: int, trials: int = 12) -> list[float]:
@@ -114,6 +142,18 @@ def style2(scenes: int) -> None:
         d, r = statistics.median(det_t), statistics.median(rec_t)
         print(f"{n:2d} cards (style 2, calibrated): detection {d * 1000:5.1f} ms ({1 / d:5.0f} fps); "
               f"detection + recognition {r * 1000:5.1f} ms ({1 / r:5.0f} fps), CPU {_cpu(cpu)}  [median per frame]")
+    for n in (1, 5, 10):
+        per_frame, worked = [], []
+        for s in range(STILL_SCENES):
+            seed = 60_000 + s
+            deck, design = deck_for(seed), design_for(seed)
+            scene = table_scene(seed, deck, design, n)
+            bg = TableBackground.from_shot(calibration_shot(seed, deck, design, n), table_to_image=scene.table_to_image)
+            rec = CardRecogniser(models[(deck, design)], CardDetector(background=bg), still_frames=True)
+            p, w = time_still(rec, [scene.image])
+            per_frame.append(p)
+            worked.append(w)
+        print(_still_line(n, statistics.mean(per_frame), statistics.mean(worked), " (style 2)"))
 
 
 def _cpu(seconds: list) -> str:
@@ -151,6 +191,15 @@ def main(argv=None) -> int:
             print(f"landing -> card_seen, {k} stable frames at {FPS:.0f} fps: "
                   f"median {statistics.median(lat) * 1000:.0f} ms (min {min(lat) * 1000:.0f}, "
                   f"max {max(lat) * 1000:.0f}, {len(lat)} trials)")
+        for n in (1, 5, 10):
+            per_frame, worked = [], []
+            for s in range(STILL_SCENES):
+                deck = "pass-pass" if s % 2 else "passe-eclair"
+                rec = CardRecogniser(models[deck], still_frames=True)
+                p, w = time_still(rec, [random_scene(50_000 + s, deck, n).image])
+                per_frame.append(p)
+                worked.append(w)
+            print(_still_line(n, statistics.mean(per_frame), statistics.mean(worked)))
     return 0
 
 

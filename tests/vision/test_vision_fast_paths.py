@@ -1,7 +1,8 @@
 """The live pipeline's shortcuts give what the long way gives, to the bit: the hand strips
 remapped alone (vs the whole top view warped), the foreground with the caller's edges, the
 holes filled by OpenCV's flood fill, the full-size check's face pairs made once; and, when
-asked for, a frame identical to the last one answered as it was (vision.repeat)."""
+asked for, a frame identical to the last one answered as it was, or on a camera a table at
+rest under the sensor's noise (vision.repeat)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from vision.model import CardModel
 from vision.outline import edge_mask, fill_holes
 from vision.profile import TableProfile
 from vision.recognise import CardRecogniser
+from vision.repeat import STILL_LEVEL, StillFrame
 from vision.sides import colour_step, darkest
 from vision.synth.scene import Placement, SceneStyle, _background, random_camera, random_scene, render_table
 from vision.verify import FIT_BLURS, FineCheck, fine
@@ -145,6 +147,59 @@ def test_a_repeated_frame_gets_the_same_matches_without_the_work(model_dirs):
     assert det.calls == 2
     assert [(m.card, m.confidence, m.corners.tolist()) for m in CardRecogniser(model).recognise(frame)] == \
         [(m.card, m.confidence, m.corners.tolist()) for m in rec.recognise(frame)]
+
+
+def _filmed(placements, seed: int = 5, noise: int = 0) -> np.ndarray:
+    """One still table (camera, cloth and light drawn from ``seed``) with a camera's fresh noise."""
+    rng = np.random.default_rng(seed)
+    view = random_camera(rng, SceneStyle(fill=(0.85, 0.95), turn_max_deg=6))
+    bg = _background(np.random.default_rng(seed), (1280, 720))
+    image = render_table(placements, view, np.random.default_rng(seed), SceneStyle.clean(), background=bg).image
+    grain = np.random.default_rng(1000 + noise).normal(0, 3.0, image.shape)   # a camera sensor's noise, new each frame
+    return np.clip(image + grain, 0, 255).astype(np.uint8)
+
+
+LYING = [Placement("purple-4", (150, 300), 10), Placement("green-9", (330, 310), 95), Placement("blue-12", (520, 290), 200)]
+
+
+def test_a_still_table_under_a_cameras_noise_is_answered_without_the_work(model_dirs):
+    model = CardModel.load(model_dirs["pass-pass"])
+    det = _Counting()
+    rec = CardRecogniser(model, det, still_frames=True)
+    first = sorted(m.card for m in rec.recognise(_filmed(LYING)) if m.card)
+    assert first == ["blue-12", "green-9", "purple-4"]
+    for k in range(1, 6):   # new noise each frame, as a camera gives
+        assert sorted(m.card for m in rec.recognise(_filmed(LYING, noise=k)) if m.card) == first
+    assert det.calls == 1 and rec.reused_frames == 5
+
+
+@pytest.mark.parametrize("change", ["laid", "slid", "taken"])
+def test_a_card_laid_slid_or_taken_from_a_still_table_is_worked_on(model_dirs, change):
+    model = CardModel.load(model_dirs["pass-pass"])
+    det = _Counting()
+    rec = CardRecogniser(model, det, still_frames=True)
+    rec.recognise(_filmed(LYING))
+    if change == "laid":
+        now = LYING + [Placement("yellow-7", (420, 120), 30)]
+    elif change == "slid":   # 1.5 mm: about 2 px on this camera
+        now = LYING[:2] + [Placement("blue-12", (521.5, 290), 200)]
+    else:
+        now = LYING[:2]
+    seen = rec.recognise(_filmed(now, noise=1))
+    assert det.calls == 2 and rec.reused_frames == 0
+    assert [(m.card, m.corners.tolist()) for m in seen] == \
+        [(m.card, m.corners.tolist()) for m in CardRecogniser(model).recognise(_filmed(now, noise=1))]
+
+
+def test_a_slow_change_adds_up_and_the_work_is_done_again_at_least_every_refresh():
+    table = np.full((72, 128, 3), 90, np.uint8)
+    still = StillFrame(refresh=4)
+    still.keep(table, "seen")
+    assert [still.get(table) for _ in range(4)] == ["seen", "seen", "seen", None]   # the 4th frame is worked on
+    still.keep(table, "seen")
+    dimmer = [np.full_like(table, 90 - k) for k in range(1, int(STILL_LEVEL) + 2)]   # the light going down, a level a frame
+    assert [still.get(f) for f in dimmer[:2]] == ["seen", "seen"]
+    assert still.get(dimmer[-1]) is None      # against the frame worked on, not the one before
 
 
 def test_a_repeated_frame_gets_the_same_seats(monkeypatch):
