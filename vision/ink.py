@@ -119,7 +119,8 @@ class DifferenceHue:
 
         >>> paper = np.full((88, 63, 3), 225, np.uint8)
         >>> orange, green = paper.copy(), paper.copy()
-        >>> _ = cv2.circle(orange, (45, 70), 6, (30, 120, 230), -1); _ = cv2.circle(green, (45, 70), 6, (60, 200, 60), -1)
+        >>> _ = cv2.circle(orange, (45, 70), 6, (30, 120, 230), -1)
+        >>> _ = cv2.circle(green, (45, 70), 6, (60, 200, 60), -1)
         >>> faded = paper.copy(); _ = cv2.circle(faded, (45, 70), 6, (150, 175, 200), -1)   # orange, mostly faded
         >>> hues = DifferenceHue({"fabi": orange, "rocce": green})
         >>> hues.rival(faded, "rocce", ["fabi"]), hues.rival(faded, "fabi", ["rocce"])

@@ -159,7 +159,8 @@ def _filmed(placements, seed: int = 5, noise: int = 0) -> np.ndarray:
     return np.clip(image + grain, 0, 255).astype(np.uint8)
 
 
-LYING = [Placement("purple-4", (150, 300), 10), Placement("green-9", (330, 310), 95), Placement("blue-12", (520, 290), 200)]
+LYING = [Placement("purple-4", (150, 300), 10), Placement("green-9", (330, 310), 95),
+         Placement("blue-12", (520, 290), 200)]
 
 
 def test_a_still_table_under_a_cameras_noise_is_answered_without_the_work(model_dirs):
@@ -197,7 +198,8 @@ def test_a_slow_change_adds_up_and_the_work_is_done_again_at_least_every_refresh
     still.keep(table, "seen")
     assert [still.get(table) for _ in range(4)] == ["seen", "seen", "seen", None]   # the 4th frame is worked on
     still.keep(table, "seen")
-    dimmer = [np.full_like(table, 90 - k) for k in range(1, int(STILL_LEVEL) + 2)]   # the light going down, a level a frame
+    # the light going down, a level a frame
+    dimmer = [np.full_like(table, 90 - k) for k in range(1, int(STILL_LEVEL) + 2)]
     assert [still.get(f) for f in dimmer[:2]] == ["seen", "seen"]
     assert still.get(dimmer[-1]) is None      # against the frame worked on, not the one before
 
