@@ -43,26 +43,38 @@ def design_for(seed: int) -> str:
     return DESIGNS[(seed // 2) % 2]
 
 
+def enrol_cards(deck: str, design: str, cards=None, refused: collections.Counter | None = None,
+                shares: list | None = None) -> CardModel:
+    """A model of ``cards`` (by default the whole deck) enrolled from style-2 close-up photos as
+    an owner would: a refused photo is taken again, up to 5 times. ``refused`` counts the
+    refusals by reason, ``shares`` gets each enrolled photo's share of the frame."""
+    ids = deck_card_ids(deck)
+    model = CardModel(deck)
+    for card in ids if cards is None else cards:
+        for attempt in range(5):
+            seed = ENROL_SEED + 1000 * attempt + ids.index(card) + 100 * DESIGNS.index(design)
+            photo = enrolment_photo(card, design, seed)
+            try:
+                descriptor, flat = describe_photo(photo.image, f"{card}.jpg")
+            except EnrolmentError as e:
+                if refused is not None:
+                    refused[e.en.split(":")[0].replace(f"{card}.jpg", "<photo>")] += 1
+                continue
+            if shares is not None:
+                shares.append(photo.area_fraction)
+            model.set_card(card, descriptor, flat)
+            break
+    return model
+
+
 def enrol_style2(log=print) -> tuple[dict, dict]:
     """Models per (deck, design) and enrolment figures (photos tried, refused by reason)."""
-    models, refused, tried, shares = {}, collections.Counter(), 0, []
+    models, refused, shares = {}, collections.Counter(), []
     for deck in DECKS:
         for design in DESIGNS:
-            model = CardModel(deck)
-            for i, card in enumerate(deck_card_ids(deck)):
-                for attempt in range(5):
-                    photo = enrolment_photo(card, design, ENROL_SEED + 1000 * attempt + i + 100 * DESIGNS.index(design))
-                    tried += 1
-                    try:
-                        descriptor, flat = describe_photo(photo.image, f"{card}.jpg")
-                    except EnrolmentError as e:
-                        refused[e.en.split(":")[0].replace(f"{card}.jpg", "<photo>")] += 1
-                        continue
-                    shares.append(photo.area_fraction)
-                    model.set_card(card, descriptor, flat)
-                    break
-            models[(deck, design)] = model
+            model = models[(deck, design)] = enrol_cards(deck, design, refused=refused, shares=shares)
             log(f"enrolled {deck}/{design}: {len(model.cards)}/{len(deck_card_ids(deck))} faces")
+    tried = sum(refused.values()) + len(shares)
     return models, {"tried": tried, "refused": dict(refused), "share": (min(shares), max(shares))}
 
 

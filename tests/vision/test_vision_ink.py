@@ -7,31 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bench.eval_vision_style2 import ENROL_SEED
-from vision.decks import deck_card_ids
-from vision.enrol import EnrolmentError, describe_photo
+from tests.bench.eval_vision_style2 import enrol_cards
 from vision import features
 from vision.ink import DifferenceHue, InkCheck, chroma
 from vision.model import CardModel
 from vision.recognise import CardRecogniser
-from vision.synth2.faces import DESIGNS
-from vision.synth2.render import enrolment_photo, table_scene
+from vision.synth2.render import table_scene
 
 NINES = ("blue-9", "green-9", "purple-9", "yellow-9")
 
 
 def _enrol(deck: str, design: str, cards) -> CardRecogniser:
-    ids = deck_card_ids(deck)
-    model = CardModel(deck)
-    for card in cards:
-        for attempt in range(5):   # a photo refused is taken again, as the evaluation does
-            seed = ENROL_SEED + 1000 * attempt + ids.index(card) + 100 * DESIGNS.index(design)
-            try:
-                descriptor, face = describe_photo(enrolment_photo(card, design, seed).image, f"{card}.jpg")
-            except EnrolmentError:
-                continue
-            model.set_card(card, descriptor, face)
-            break
+    model = enrol_cards(deck, design, cards)
     assert sorted(model.cards) == sorted(cards)
     return CardRecogniser(model)
 
