@@ -103,6 +103,7 @@ DIFF_SHARE = 0.5     # a pixel whose colour differs by this share of the largest
 MIN_DIFF = 0.15      # faces whose colours differ less than this (log colour) anywhere: nothing to tell
 MAX_LEAN = 0.15      # the card leaning this far towards the rival's colours (see DifferenceHue.lean) vetoes
 CHROMA_BLUR = 1.0    # px at 63×88: a corner half a pixel off must not change the colour read
+PAIRS_KEPT = 4096    # DifferenceHue's prepared pairs (a few kB each): forgotten all at once beyond this
 
 
 def chroma(flat: np.ndarray) -> np.ndarray:
@@ -130,6 +131,7 @@ class DifferenceHue:
     def __init__(self, faces: dict[str, np.ndarray]):
         self._faces = faces
         self._chroma: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._pairs: dict[tuple[str, str], tuple | None] = {}
 
     def _turns(self, card: str) -> tuple[np.ndarray, np.ndarray]:
         if card not in self._chroma:
@@ -137,27 +139,43 @@ class DifferenceHue:
             self._chroma[card] = (c, c[::-1, ::-1])
         return self._chroma[card]
 
+    def _pair(self, card: str, rival: str) -> tuple | None:
+        """(where the two faces' colours differ, the named face's colours there and the rival's,
+        each as a unit vector, how far apart they point), or None: nothing to compare. Made once
+        per pair (the rival the way round that differs least from the named face)."""
+        key = (card, rival)
+        if key not in self._pairs:
+            if len(self._pairs) >= PAIRS_KEPT:
+                self._pairs.clear()
+            a = self._turns(card)[0]
+            b = min(self._turns(rival), key=lambda t: float(np.abs(a - t).mean()))
+            d = np.linalg.norm(a - b, axis=2)
+            where = d > DIFF_SHARE * float(d.max())
+            out = None
+            if float(d.max()) >= MIN_DIFF and int(where.sum()) >= MIN_INK_PX:
+                a, b = a[where].ravel(), b[where].ravel()
+                na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+                if na >= 1e-6 and nb >= 1e-6:
+                    ua, ub = a / na, b / nb
+                    out = (where, ua, ub, np.sqrt(max(2.0 - 2.0 * float(ua @ ub), 1e-6)))
+            self._pairs[key] = out
+        return self._pairs[key]
+
     def lean(self, seen: np.ndarray, card: str, rival: str) -> float | None:
         """How far the colour of ``seen`` (:func:`chroma` of the card rectified as ``card``'s
         face lies) turns from ``card``'s face towards ``rival``'s, where the two differ:
         its cosine with the rival's colours less its cosine with the named face's, over how far
         apart the two faces' colours point there (so two faces alike in hue are not judged on
         noise). Negative: nearer the rival. None when there is nothing to compare."""
-        a = self._turns(card)[0]
-        # the rival the way round that differs least from the named face
-        b = min(self._turns(rival), key=lambda t: float(np.abs(a - t).mean()))
-        d = np.linalg.norm(a - b, axis=2)
-        if float(d.max()) < MIN_DIFF:
+        pair = self._pair(card, rival)
+        if pair is None:
             return None
-        where = d > DIFF_SHARE * float(d.max())
-        if int(where.sum()) < MIN_INK_PX:
-            return None
-        s, a, b = seen[where].ravel(), a[where].ravel(), b[where].ravel()
-        ns, na, nb = (float(np.linalg.norm(v)) for v in (s, a, b))
-        if ns < MIN_HUE * np.sqrt(where.sum()) or na < 1e-6 or nb < 1e-6:
+        where, ua, ub, apart = pair
+        s = seen[where].ravel()
+        ns = float(np.linalg.norm(s))
+        if ns < MIN_HUE * np.sqrt(len(s) / 3):
             return None   # grey there (the colour all washed out): no hue to compare
-        apart = np.sqrt(max(2.0 - 2.0 * float(a @ b) / (na * nb), 1e-6))
-        return (float(s @ a) / (ns * na) - float(s @ b) / (ns * nb)) / apart
+        return float(s @ (ua - ub)) / ns / apart
 
     def rival(self, flat: np.ndarray, card: str, rivals) -> str | None:
         """The first of ``rivals`` the colours of ``flat`` (the card rectified as ``card``'s
@@ -166,7 +184,7 @@ class DifferenceHue:
             return None
         seen = None
         for rival in rivals:
-            if rival == card or rival not in self._faces:
+            if rival == card or rival not in self._faces or self._pair(card, rival) is None:
                 continue
             if seen is None:
                 seen = chroma(flat)

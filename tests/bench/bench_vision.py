@@ -86,7 +86,7 @@ def time_still(rec: CardRecogniser, images) -> tuple[float, float]:
 
 def _still_line(n: int, per_frame: float, worked: float, label: str = "") -> str:
     return (f"{n:2d} cards{label}, table at rest: {per_frame * 1000:5.2f} ms per frame ({1 / per_frame:5.0f} fps), "
-            f"{worked:.1%} of {STILL_FRAMES}-frame stretches worked on  [mean over all frames]")
+            f"{worked:.1%} of frames worked on ({STILL_FRAMES} a scene)  [mean over all frames]")
 
 
 def landing_latency(models, appear_frames: int, trials: int = 12) -> list[float]:
