@@ -101,6 +101,11 @@ class CardRecogniser:
         self._fine = FineCheck(model.faces)
         self._ink = InkCheck(model.faces)
         self._hues = DifferenceHue(model.faces)
+        # the enrolled faces averaged, both turns: the deck's layout (border, paper, where the print lies)
+        # without any one card's print, to fit a guessed outline that reads like no face to
+        flats = [cv2.resize(f, features.RECT_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
+                 for f in model.faces.values()]
+        self._mean_face = np.mean(flats + [f[::-1, ::-1] for f in flats], axis=0).astype(np.uint8) if flats else None
         self._min_print = BLANK_SHARE * min((features.print_contrast(f) for f in model.faces.values()), default=0.0)
 
     @property
@@ -274,6 +279,14 @@ class CardRecogniser:
                     if fitted is not None:
                         again = self.identify(frame, fitted, complete=False)
                         if again.confidence > m.confidence:
+                            m = again
+                elif m.card is None and self._mean_face is not None:
+                    # a guess 3-12 px off read 0.16-0.5 (dark-bordered cards in merged outlines): too unlike
+                    # any face to fit to one, it is fitted to the deck's mean face, which names no card
+                    fitted = fit_to_face(frame, m.corners, self._mean_face, rounds=FIT_ROUNDS)
+                    if fitted is not None:
+                        again = self.identify(frame, fitted, complete=False)
+                        if again.card is not None:
                             m = again
                 out.append(m)
         out += [m for m in doubtful if all(quad_overlap(m.corners, k.corners) < SAME_CARD_OVERLAP for k in out)]
