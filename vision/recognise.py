@@ -214,7 +214,8 @@ class CardRecogniser:
     def recognise(self, frame: np.ndarray, blank: bool = False) -> list[CardMatch]:
         """Every card in ``frame``: complete outlines first, then the best non-overlapping
         guesses from merged outlines (overlapping cards, a hand on a card), each snapped
-        to the edges it has and, if still unsure, fitted to the face it most resembles.
+        to the edges it has and, if still unsure, fitted to the face it most resembles (or, if it
+        reads like no face, to the deck's mean face).
         With ``blank``, also the outlines with nothing printed inside (``blank=True``: glare,
         a phone, a hand): not cards, but they cover what lay there."""
         if self._last is None:
