@@ -169,6 +169,12 @@ class CardRecogniser:
             m.card = None   # a faded orange medallion read as a rival's green one (style 2: leon-fabi as leon-rocce)
         return m
 
+    def _fitted(self, frame: np.ndarray, m: CardMatch, face: np.ndarray) -> CardMatch | None:
+        """``m``'s outline fitted to ``face`` (vision.refine) and read again at a guessed outline's
+        thresholds (moved towards a face, a card reads more like it), or None if the fit fails."""
+        fitted = fit_to_face(frame, m.corners, face, rounds=FIT_ROUNDS)
+        return None if fitted is None else self.identify(frame, fitted, complete=False)
+
     def _decide(self, vectors: np.ndarray, scores: np.ndarray, bank: np.ndarray) -> tuple[int, int, int, float]:
         """(way round, turn, card, margin) of the best card for one descriptor."""
         o, turn, idx = (int(x) for x in np.unravel_index(int(np.argmax(scores)), scores.shape))
@@ -255,11 +261,9 @@ class CardRecogniser:
                 # outline's, purple-12s fitted to purple-10 passed: style-2 evaluation seeds, 3 of 500 scenes;
                 # a second fit to the closest rival's face, which had to read as the same name, still let
                 # 4 more wrong names through in 2,000 scenes: 9 instead of 5, for 47 more names)
-                fitted = fit_to_face(frame, m.corners, self.model.faces[m.best], rounds=FIT_ROUNDS)
-                if fitted is not None:
-                    again = replace(self.identify(frame, fitted, complete=False), complete=True)
-                    if (again.card is not None, again.confidence) > (m.card is not None, m.confidence):
-                        m = again
+                again = self._fitted(frame, m, self.model.faces[m.best])
+                if again is not None and (again.card is not None, again.confidence) > (False, m.confidence):
+                    m = replace(again, complete=True)
             if m.card is None and m.confidence < self.model.min_confidence and q.outline is not None:
                 # perhaps two nearly stacked cards whose union looked like one: try guesses
                 more = [g.corners for g in self.detector.guesses(q.outline, frame)]
@@ -276,19 +280,15 @@ class CardRecogniser:
                     continue
                 m = self.identify(frame, snap_to_edges(frame, corners), complete=False)
                 if m.card is None and m.best in self.model.faces and m.confidence >= FIT_MIN_CONFIDENCE:
-                    fitted = fit_to_face(frame, m.corners, self.model.faces[m.best], rounds=FIT_ROUNDS)
-                    if fitted is not None:
-                        again = self.identify(frame, fitted, complete=False)
-                        if again.confidence > m.confidence:
-                            m = again
+                    again = self._fitted(frame, m, self.model.faces[m.best])
+                    if again is not None and again.confidence > m.confidence:
+                        m = again
                 elif m.card is None and self._mean_face is not None:
                     # a guess 3-12 px off read 0.16-0.5 (dark-bordered cards in merged outlines): too unlike
                     # any face to fit to one, it is fitted to the deck's mean face, which names no card
-                    fitted = fit_to_face(frame, m.corners, self._mean_face, rounds=FIT_ROUNDS)
-                    if fitted is not None:
-                        again = self.identify(frame, fitted, complete=False)
-                        if again.card is not None:
-                            m = again
+                    again = self._fitted(frame, m, self._mean_face)
+                    if again is not None and again.card is not None:
+                        m = again
                 out.append(m)
         out += [m for m in doubtful if all(quad_overlap(m.corners, k.corners) < SAME_CARD_OVERLAP for k in out)]
         for m in out:
