@@ -9,6 +9,8 @@ enrolled faces) can only veto: if it clearly names another card than the colours
 is trusted. A name is kept only if the full-size print lies on the named
 face's side of its closest rivals and no patch of it is far from the named face
 (:mod:`vision.verify`), and if its ink's hue is not a closer rival's (:mod:`vision.ink`).
+With a deck enrolled in part, the faces of the cards not enrolled are pieced together from
+the others (:mod:`vision.ghosts`): rivals that are never named.
 
     >>> rec = CardRecogniser(CardModel.load("models/pass-pass"))  # doctest: +SKIP
     >>> [(m.card, round(m.confidence, 2)) for m in rec.recognise(frame)]  # doctest: +SKIP
@@ -23,8 +25,10 @@ import cv2
 import numpy as np
 
 from vision import features
+from vision.decks import UnknownDeck, deck_card_ids
 from vision.detect import CardDetector, snap_to_edges
 from vision.features import NEXT, OPPOSITE
+from vision.ghosts import ghost_faces
 from vision.ink import DifferenceHue, InkCheck
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
 from vision.refine import fit_to_face
@@ -82,11 +86,21 @@ class CardRecogniser:
         # a frame identical to the last one (simulated tables), or with ``still_frames`` one that differs
         # from the last worked on only by a camera's noise, gets its matches again (vision.repeat)
         self._last = StillFrame() if still_frames else LastFrame() if same_frames else None
-        n = len(model.cards)
+        whole = len(model.faces) == len(model.cards)   # every enrolled card kept its face
+        # the faces of the deck's cards nobody enrolled (enroll --partial), pieced together from the
+        # enrolled ones (vision.ghosts): rivals that are never named, so a card not enrolled is not
+        # named as its enrolled look-alike
+        self._ghosts = ghost_faces(_deck_ids(model.deck), model.faces) if whole else {}
+        self._cards = list(model.cards) + list(self._ghosts)
+        faces = {**model.faces, **self._ghosts}
+        n = len(self._cards)
         templates = model.templates
-        self._inset = features.deck_inset(model.faces.values()) if len(model.faces) == n else features.INSET
+        self._inset = features.deck_inset(model.faces.values()) if whole else features.INSET
         if self._inset != features.INSET:   # a bordered deck: its templates made again, a wider rim left out
             templates = np.array([features.describe(model.faces[c], inset=self._inset) for c in model.cards])
+        if self._ghosts:
+            templates = np.vstack([templates] + [features.describe(g, inset=self._inset)
+                                                 for g in self._ghosts.values()])
         rotated = np.array([features.rotate_descriptor(t) for t in templates]).reshape(n, -1)
         # rows 0..n-1: templates as enrolled; rows n..2n-1: the same turned by 180 degrees
         empty = np.zeros((0, model.templates.shape[1]), np.float32)
@@ -94,13 +108,13 @@ class CardRecogniser:
         # the same faces described with the light taken out (vision.features.describe_contrast);
         # a card enrolled without its rectified face has a zero row there and never passes it
         dim = features.GRID_SIZE[0] * features.GRID_SIZE[1] * 3
-        plain = np.array([features.describe_contrast(model.faces[c]) if c in model.faces else np.zeros(dim, np.float32)
-                          for c in model.cards]).reshape(n, dim)
+        plain = np.array([features.describe_contrast(faces[c]) if c in faces else np.zeros(dim, np.float32)
+                          for c in self._cards]).reshape(n, dim)
         turned = np.array([features.rotate_descriptor(t) for t in plain]).reshape(n, dim)
         self._contrast_bank = np.vstack([plain, turned]).astype(np.float32)
-        self._fine = FineCheck(model.faces)
-        self._ink = InkCheck(model.faces)
-        self._hues = DifferenceHue(model.faces)
+        self._fine = FineCheck(faces)
+        self._ink = InkCheck(faces)
+        self._hues = DifferenceHue(faces)
         # the enrolled faces averaged, both turns: the deck's layout (border, paper, where the print lies)
         # without any one card's print, to fit a guessed outline that reads like no face to
         flats = [cv2.resize(f, features.RECT_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -122,7 +136,7 @@ class CardRecogniser:
         return options, flats, vectors, self._against(vectors, self._bank)
 
     def _against(self, vectors: np.ndarray, bank: np.ndarray) -> np.ndarray:
-        return (vectors @ bank.T).reshape(len(vectors), 2, len(self.model.cards))
+        return (vectors @ bank.T).reshape(len(vectors), 2, len(self._cards))
 
     def _quick_score(self, frame: np.ndarray, corners: np.ndarray) -> float:
         quad = features.short_side_first(features.order_clockwise(corners))
@@ -137,14 +151,14 @@ class CardRecogniser:
         o, turn, idx, margin = self._decide(vectors, scores, self._bank)
         best = float(scores[o, turn, idx])
         face_corners = options[o][OPPOSITE] if turn else options[o]
-        name = self.model.cards[idx]
+        name = self._cards[idx]
         need_conf, need_margin = self.model.min_confidence, self.model.min_margin
         need_cconf, need_cmargin = CONTRAST_MIN_CONFIDENCE, CONTRAST_MIN_MARGIN
         if not complete:
             need_conf, need_cconf = need_conf + PARTIAL_EXTRA_CONFIDENCE, need_cconf + PARTIAL_EXTRA_CONFIDENCE
             need_margin, need_cmargin = need_margin + PARTIAL_EXTRA_MARGIN, need_cmargin + PARTIAL_EXTRA_MARGIN
-        m = CardMatch(name if best >= need_conf and margin >= need_margin else None,
-                      name, best, margin, face_corners, complete)
+        named = best >= need_conf and margin >= need_margin and name not in self._ghosts
+        m = CardMatch(name if named else None, name, best, margin, face_corners, complete)
         if m.card is None:
             return m   # the checks below can only take a name away
         # the light-free reading only vetoes: naming on its own, it misread a purple 8 laid on a
@@ -156,7 +170,7 @@ class CardRecogniser:
             m.card = None   # it clearly names another card than the colours do
             return m
         near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
-        rivals = [self.model.cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
+        rivals = [self._cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
         flat = flats[o] if not turn else features.rectify(frame, m.corners)   # the same corners unturned
         seen = fine(flat)
         if self._fine.margin(flat, m.card, rivals, seen) < FINE_MIN_MARGIN:
@@ -200,7 +214,7 @@ class CardRecogniser:
         between the two templates are looked at (:func:`vision.verify.difference_focus`):
         the faint ones are mostly the two enrolment photos' own noise.
         Returns the smallest such margin and the rival that gave it."""
-        n = len(self.model.cards)
+        n = len(self._cards)
         per_card = scores.max(axis=0).copy()
         per_card[idx] = -np.inf
         rivals = np.argsort(-per_card)[:RIVALS] if n > 1 else []
@@ -294,6 +308,14 @@ class CardRecogniser:
         for m in out:
             m.blank = m.card is None and features.print_contrast(features.rectify(frame, m.corners)) < self._min_print
         return out
+
+
+def _deck_ids(deck: str) -> list[str]:
+    """The deck's card ids, or none for a deck no installed game describes."""
+    try:
+        return deck_card_ids(deck)
+    except UnknownDeck:
+        return []
 
 
 def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:

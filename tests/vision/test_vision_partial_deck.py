@@ -2,13 +2,10 @@
 cards must never be named, not even as the enrolled face they most resemble; the enrolled
 ones still are.
 
-Known defect (issue 12): today a missing card is named as its look-alike (purple 1 as
-purple 2): the recogniser's margins are measured against enrolled rivals only. The
-absolute check (``vision.verify.FineCheck.mismatch``) drops only what is far from the
-named face (> 0.75): at the 0.33 it would take to catch these, it lost a fifth of the right
-namings on style 1 and still let 2 of 94 through on untuned scenes, and a Passe Éclair card
-laid on a pile (tests/hardware/test_table_camera.py) scores 0.54–0.67. The first test is
-expected to fail until that is solved."""
+The recogniser's margins are measured against the faces it has, so a missing card used to be
+named as its look-alike (16 of these 20 sightings: purple 1 as purple 2). The faces of the
+missing cards are now pieced together from the enrolled ones (:mod:`vision.ghosts`) and
+serve as rivals that are never named."""
 
 from __future__ import annotations
 
@@ -28,7 +25,9 @@ MISSING = {
     "passe-eclair": ["leon-rocce", "fabi-marlon"],
 }
 SCENES_PER_CARD = 4
-SEED = 50_000   # rendered style-1 scenes; 16 of these 20 sightings of Pass Pass cards are named by a neighbour today
+# rendered style-1 scenes; without the pieced-together faces, 16 of these 20 sightings of
+# Pass Pass cards were named by a neighbour
+SEED = 50_000
 
 
 @pytest.fixture(scope="module", params=sorted(MISSING))
@@ -52,7 +51,6 @@ def _seen(rec: CardRecogniser, scene) -> list[tuple[str, str | None]]:
             if t is not None and m is not None]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12: a card not enrolled is named as its enrolled look-alike")
 def test_a_card_that_was_not_enrolled_is_never_named(partial):
     deck, rec = partial
     named = []

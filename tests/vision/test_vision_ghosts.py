@@ -1,0 +1,51 @@
+"""Faces of cards nobody enrolled, pieced together from the enrolled ones (vision.ghosts):
+the recogniser's rivals for a deck enrolled with ``--partial``. The recogniser side (a missing
+card is never named) is tests/vision/test_vision_partial_deck.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.decks import deck_card_ids
+from vision.ghosts import ghost_faces, id_parts
+from vision.model import CardModel
+from vision.verify import fine
+
+LEFT_OUT = {
+    "pass-pass": ["purple-1", "blue-3", "green-11", "yellow-6", "purple-7"],
+    "passe-eclair": ["leon-rocce", "fabi-marlon", "leon-vanessa"],
+}
+
+
+def _print_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """Between two faces' light-free prints (as the recogniser's last look sees them), the nearer way round."""
+    fa, fb = fine(a), fine(b)
+    return min(float(np.linalg.norm(fa - fb)), float(np.linalg.norm(fa - fb[::-1, ::-1])))
+
+
+@pytest.mark.parametrize("deck", sorted(LEFT_OUT))
+def test_a_left_out_face_is_pieced_nearer_its_real_face_than_any_enrolled_face(deck, model_dirs):
+    model = CardModel.load(model_dirs[deck])
+    enrolled = {c: f for c, f in model.faces.items() if c not in LEFT_OUT[deck]}
+    ghosts = ghost_faces(deck_card_ids(deck), enrolled)
+    assert sorted(ghosts) == sorted(LEFT_OUT[deck])
+    for card in LEFT_OUT[deck]:
+        real = model.faces[card]
+        assert ghosts[card].shape == real.shape and ghosts[card].dtype == np.uint8
+        nearest = min(_print_distance(f, real) for f in enrolled.values())
+        assert _print_distance(ghosts[card], real) < nearest, card
+
+
+def test_a_whole_deck_and_ids_of_one_part_get_no_ghost(model_dirs):
+    model = CardModel.load(model_dirs["passe-eclair"])
+    assert ghost_faces(deck_card_ids("passe-eclair"), model.faces) == {}
+    without_dog = {c: f for c, f in model.faces.items() if c != "dog"}
+    assert ghost_faces(deck_card_ids("passe-eclair"), without_dog) == {}   # "dog" has no parts to piece
+    assert id_parts("purple-12") == ("purple", "12") and id_parts("michi") is None and id_parts("a-b-c") is None
+
+
+def test_too_few_faces_to_piece_give_no_ghost(model_dirs):
+    model = CardModel.load(model_dirs["pass-pass"])
+    two = {c: model.faces[c] for c in ("purple-1", "blue-2")}
+    assert ghost_faces(deck_card_ids("pass-pass"), two) == {}
