@@ -36,6 +36,7 @@ LIGHT_SIGMA = 12.0   # px at 63x88: slower changes are the light's, when compari
 PART_DIFF = 0.3      # a pixel varies within a family where some face differs by this share of the largest difference
 PART_GROW_PX = 2     # the varying part is grown by this much (ink's soft edges, a face enrolled a pixel off)
 PART_FEATHER = 1.0   # px: the seam between the kept face and the part put in
+SEAM = (0.1, 0.9)    # the feathered edge of the part, where the part put in is levelled to the base
 RIM_PX = 4           # the face's rim is never a varying part
 MAX_PART = 0.8       # a varying part over this share of the face: the card has no separate parts to piece together
 COLOUR_RIDGE = 0.1   # how strongly a family's colour map is held to no change
@@ -99,6 +100,11 @@ class Pieces:
         if base is None or not donors or alpha is None:
             return None
         put_in = np.mean([self._mapped(d, keep, own, alpha, leave_out) for d in donors], axis=0)
+        # brought to the base's level where the two meet (the grown part's edge: mostly paper), so
+        # donors photographed under other lamps or framed with more of their border leave no seam
+        seam = (alpha > SEAM[0]) & (alpha < SEAM[1])
+        if seam.any():
+            put_in = put_in + np.median(self._detail[base][seam] - put_in[seam], axis=0)
         a = alpha[..., None]
         log = self._lamp[base] + self._detail[base] * (1 - a) + put_in * a
         return np.clip(np.exp(np.minimum(log, 6.0)) - 4.0, 0, 255).round().astype(np.uint8)   # e^6 > 255
@@ -120,8 +126,10 @@ class Pieces:
         return (float(np.median(shares)), float(np.median(gaps))) if shares else (float("inf"), float("inf"))
 
     def _base(self, card: tuple[str, str], keep: int, leave_out: str | None = None) -> str | None:
-        """The enrolled face a ghost of ``card`` keeping part ``keep`` is pieced on."""
-        return next((c for c, p in self._parts.items() if p[keep] == card[keep] and c != leave_out), None)
+        """The enrolled face a ghost of ``card`` keeping part ``keep`` is pieced on: the one of its
+        family nearest the others (a photo framed with or without its border is not)."""
+        family = [c for c, p in self._parts.items() if p[keep] == card[keep] and c != leave_out]
+        return min(family, key=lambda c: sum(_distance(self._print[c], self._print[o]) for o in family), default=None)
 
     def _varying_part(self, keep: int) -> np.ndarray | None:
         """Where the faces sharing their part ``keep`` differ among themselves, in at least half the
