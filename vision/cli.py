@@ -64,9 +64,18 @@ def cmd_recognize(args) -> int:
         if args.json:
             print(json.dumps({"image": path, "cards": [m.to_json() for m in matches]}), flush=True)
         else:
-            names = ", ".join(m.card or "unknown card" for m in matches) or "no card"
+            names = ", ".join(_name(m, model) for m in matches) or "no card"
             print(f"{path}: {names}", flush=True)
     return status
+
+
+def _name(match, model: CardModel) -> str:
+    """A match as the text output says it: its card, or why it has none."""
+    if match.card:
+        return match.card
+    if match.best and match.best not in model.cards:   # nearest a face pieced for a card not enrolled (vision.ghosts)
+        return f"unknown card (like {match.best}, not enrolled)"
+    return "unknown card"
 
 
 def cmd_markers(args) -> int:

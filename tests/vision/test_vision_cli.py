@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -74,3 +75,18 @@ def test_module_entry_point_has_no_traceback(tmp_path):
     p = subprocess.run([sys.executable, "-m", "vision.cli", "recognize", "--model", str(tmp_path), "x.jpg"],
                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
     assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.count("\n") == 1
+
+
+def test_a_card_not_enrolled_is_said_unknown_with_the_card_it_looks_like(photo_dirs, tmp_path, capsys):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for path in photo_dirs["pass-pass"].iterdir():
+        if path.stem != "purple-1":
+            shutil.copy(path, photos)
+    out = tmp_path / "model"
+    assert run(["enroll", "--deck", "pass-pass", "--images", str(photos), "--out", str(out), "--partial"]) == 0
+    assert "47 of the 48 cards" in capsys.readouterr().out
+    image = tmp_path / "purple-1.png"
+    cv2.imwrite(str(image), random_scene(50_000, ["purple-1"], 1).image)   # as in test_vision_partial_deck.py
+    assert run(["recognize", "--model", str(out), str(image)]) == 0
+    assert capsys.readouterr().out.strip() == f"{image}: unknown card (like purple-1, not enrolled)"
