@@ -10,7 +10,8 @@ is trusted. A name is kept only if the full-size print lies on the named
 face's side of its closest rivals and no patch of it is far from the named face
 (:mod:`vision.verify`), and if its ink's hue is not a closer rival's (:mod:`vision.ink`).
 With a deck enrolled in part, the faces of the cards not enrolled are pieced together from
-the others (:mod:`vision.ghosts`): rivals that are never named.
+the others (:mod:`vision.ghosts`): rivals that are never named; an enrolled card that a card
+neither enrolled nor pieced together may look like is not named either.
 
     >>> rec = CardRecogniser(CardModel.load("models/pass-pass"))  # doctest: +SKIP
     >>> [(m.card, round(m.confidence, 2)) for m in rec.recognise(frame)]  # doctest: +SKIP
@@ -28,7 +29,7 @@ from vision import features
 from vision.decks import UnknownDeck, deck_card_ids
 from vision.detect import CardDetector, snap_to_edges
 from vision.features import NEXT, OPPOSITE
-from vision.ghosts import ghost_faces
+from vision.ghosts import ghost_faces, unguarded
 from vision.ink import DifferenceHue, InkCheck
 from vision.model import PARTIAL_EXTRA_CONFIDENCE, PARTIAL_EXTRA_MARGIN, CardModel
 from vision.refine import fit_to_face
@@ -91,6 +92,8 @@ class CardRecogniser:
         # enrolled ones (vision.ghosts): rivals that are never named, so a card not enrolled is not
         # named as its enrolled look-alike
         self._ghosts = ghost_faces(_deck_ids(model.deck), model.faces) if whole else {}
+        # and enrolled cards a card neither enrolled nor pieced together may look like are not named
+        self._unnamed = set(self._ghosts) | unguarded(_deck_ids(model.deck), model.cards, self._ghosts)
         self._cards = list(model.cards) + list(self._ghosts)
         faces = {**model.faces, **self._ghosts}
         n = len(self._cards)
@@ -157,7 +160,7 @@ class CardRecogniser:
         if not complete:
             need_conf, need_cconf = need_conf + PARTIAL_EXTRA_CONFIDENCE, need_cconf + PARTIAL_EXTRA_CONFIDENCE
             need_margin, need_cmargin = need_margin + PARTIAL_EXTRA_MARGIN, need_cmargin + PARTIAL_EXTRA_MARGIN
-        named = best >= need_conf and margin >= need_margin and name not in self._ghosts
+        named = best >= need_conf and margin >= need_margin and name not in self._unnamed
         m = CardMatch(name if named else None, name, best, margin, face_corners, complete)
         if m.card is None:
             return m   # the checks below can only take a name away

@@ -77,3 +77,21 @@ def test_the_enrolled_cards_are_still_named_beside_the_missing_ones(partial):
             wrong += name is not None and name != truth
     assert wrong == 0
     assert right >= 0.8 * seen_enrolled
+
+
+def test_a_deck_of_which_little_is_enrolled_names_only_what_nothing_unknown_may_look_like(photo_dirs, tmp_path):
+    """Two Passe Éclair faces enrolled: no ghost can be pieced from them, so ``leon-fabi`` (whose
+    footballers are on 7 cards nobody enrolled) is not named, not even seen itself; ``dog``, a
+    face like no other, still is."""
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for card in ("leon-fabi", "dog"):
+        shutil.copy(photo_dirs["passe-eclair"] / f"{card}.png", photos)
+    rec = CardRecogniser(enrol_directory("passe-eclair", photos, tmp_path / "model", partial=True))
+    seen = []
+    for j, card in enumerate(["leon-fabi", "leon-rocce", "vanessa-fabi", "dog"]):
+        for s in range(3):
+            seen += _seen(rec, random_scene(SEED + 700 + 10 * j + s, [card], 1))
+    assert {truth for truth, _ in seen} == {"leon-fabi", "leon-rocce", "vanessa-fabi", "dog"}
+    assert all(name is None for truth, name in seen if truth != "dog")
+    assert any(name == "dog" for truth, name in seen if truth == "dog")
