@@ -25,6 +25,21 @@ def text(en: str, fr: str) -> dict[str, str]:
     return {"en": en, "fr": fr}
 
 
+def looks_like(card_ids: list[str], like: object, label) -> tuple[list[str], str, str]:
+    """A ``card_unknown``'s ``like`` (the card nobody enrolled it read nearest, vision.ghosts) as a
+    hint for the question: ``card_ids`` with it first, and a sentence to add in each language
+    (empty when it is not among them). ``label(card_id, lang)`` names a card.
+
+        >>> looks_like(["a", "b"], "b", lambda c, lang: c.upper())
+        (['b', 'a'], ' It looks like B, a card not enrolled yet.', ' Elle ressemble à B, une carte pas encore apprise.')
+    """
+    if not isinstance(like, str) or like not in card_ids:
+        return card_ids, "", ""
+    return ([like] + [c for c in card_ids if c != like],
+            f" It looks like {label(like, 'en')}, a card not enrolled yet.",
+            f" Elle ressemble à {label(like, 'fr')}, une carte pas encore apprise.")
+
+
 @dataclass
 class Alert:
     """A disagreement a person must settle. ``choices`` are the resolutions offered

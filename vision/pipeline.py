@@ -26,8 +26,10 @@ Kinds (``source="camera"``):
   inside a merged blob, but on the ``pile`` every card is one) in a zone stays unnamed
   in one place for ``unknown_frames`` frames (default ``appear_frames``: more gives the
   recogniser more looks before a person is asked; on the pile also ``landed`` and ``hands``):
-  once per resting place (``unknown`` is its id); ``card_unknown_gone`` {zone, unknown}
-  withdraws it when the outline leaves or gets a name (then ``card_seen``).
+  once per resting place (``unknown`` is its id); also ``like`` (a card id) when it read
+  nearest a card of the deck nobody enrolled (``vision.ghosts``): a hint for the person asked,
+  never a name. ``card_unknown_gone`` {zone, unknown} withdraws it when the outline leaves or
+  gets a name (then ``card_seen``).
 
 With ``empty_table`` (a
 frame of the table without cards, e.g. the calibration shot) cards are found by how they
@@ -232,7 +234,7 @@ class TableWatcher:
         on it turned is alike at most (a Pass Pass 1 on an 8 of its colour: 0.965), and
         compared as it reads."""
         turned = corners[features.OPPOSITE]
-        for key, (_, _, before) in self.unknown.present.items():
+        for key, (_, _, before, _) in self.unknown.present.items():
             if (np.abs(before - turned).max() <= SAME_OUTLINE_PX < np.abs(before - corners).max()
                     and float((_look(image, turned) * self._unknown_look[key]).sum()) >= SAME_PICTURE):
                 return turned
@@ -272,7 +274,8 @@ class TableWatcher:
             if zone == PILE_ZONE and hands_in:
                 waiting.append(key)
                 continue
-            current[key] = (zone, [[round(float(x), 1), round(float(y), 1)] for x, y in corners_mm], m.corners)
+            like = m.best if m.best is not None and m.best not in self.recogniser.model.cards else None
+            current[key] = (zone, [[round(float(x), 1), round(float(y), 1)] for x, y in corners_mm], m.corners, like)
         # covered by a hand or another card (its place no longer looks as it did): neither
         # seen nor gone, as named cards; the same look under a name is the card named at last
         hold = [k for k in self.unknown.present if k not in current
@@ -282,10 +285,12 @@ class TableWatcher:
                         for m in matches)] + [k for k in waiting if k in self.unknown.present]
         obs = []
         for ch in self.unknown.update(current, t, hold):
-            zone, corners_mm, _ = ch.payload
+            zone, corners_mm, _, like = ch.payload
             if ch.kind == "seen":
                 extra = {} if self.hands is None or zone != PILE_ZONE else \
                     {"landed": ch.first_t, "hands": self.hands.recent(ch.first_t)}
+                if like is not None:
+                    extra["like"] = like
                 obs.append(Observation.now("card_unknown", source=self.source, t=ch.t, zone=zone,
                                            corners_mm=corners_mm, unknown=ch.key[0], **extra))
             else:

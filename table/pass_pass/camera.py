@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from table.adapter import Alert, text
+from table.adapter import Alert, looks_like, text
 from table.observations import (
     CARD_GONE,
     CARD_KINDS,
@@ -224,12 +224,15 @@ class CameraReader(TakeReading):
             return
         seat = g.to_act
         # the engine's legal plays: the hand if known, else the cards not seen this round
-        cards = [self._card(a.card if isinstance(a.card, str) else a.card.id) for a in g.legal_actions()]
+        cards = {c.id: c for c in (self._card(a.card if isinstance(a.card, str) else a.card.id)
+                                   for a in g.legal_actions())}
+        ids, hint_en, hint_fr = looks_like(list(cards), obs.data.get("like"), lambda c, lang: cards[c].name(lang))
         self._alert(obs, UNKNOWN_QUESTION,
-                    f"A card was laid but not recognised: which card did {self._name(seat, 'en')} play?",
-                    f"Une carte a été posée mais pas reconnue : quelle carte {self._name(seat, 'fr')} a-t-il jouée ?",
-                    choices=[{"id": c.id, "label": text(c.name("en"), c.name("fr"))} for c in cards] + [NO_CARD],
-                    expected={"unknown": unknown, "seat": seat})
+                    f"A card was laid but not recognised: which card did {self._name(seat, 'en')} play?" + hint_en,
+                    f"Une carte a été posée mais pas reconnue : quelle carte {self._name(seat, 'fr')} a-t-il jouée ?"
+                    + hint_fr,
+                    choices=[{"id": c, "label": text(cards[c].name("en"), cards[c].name("fr"))} for c in ids]
+                    + [NO_CARD], expected={"unknown": unknown, "seat": seat})
 
     def _in_trick(self, obs: Observation, card) -> None:
         g = self.a.g

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from table.adapter import Alert, text
+from table.adapter import Alert, looks_like, text
 from table.observations import (
     CARD_GONE,
     CARD_KINDS,
@@ -188,10 +188,11 @@ class PileCamera:
         cards = sorted({c for s in seats for c in g.playable(s)} | ({MICHI} if g.top.card != DOG else set())) \
             if g.phase == "playing" else []
         cards += [c for c in ALL_CARD_IDS if c not in cards]   # then the rest: a wrong card lies there too
+        cards, hint_en, hint_fr = looks_like(cards, obs.data.get("like"), card_label)
         self.a.raise_alert(Alert(
             id=self.a.new_alert_id(obs), kind=WHICH_CARD, since=obs.t, seen=dict(obs.data),
-            message=text("A card was laid on the pile but not recognised: which card is it?",
-                         "Une carte a été posée sur la pile mais pas reconnue : laquelle est-ce ?"),
+            message=text("A card was laid on the pile but not recognised: which card is it?" + hint_en,
+                         "Une carte a été posée sur la pile mais pas reconnue : laquelle est-ce ?" + hint_fr),
             choices=[{"id": c, "label": text(card_label(c, "en"), card_label(c, "fr"))} for c in cards]
             + [{"id": "none", "label": text("No card", "Pas de carte")}],
             expected={"unknown": unknown, "obs": dict(obs.data), "t": obs.t}))

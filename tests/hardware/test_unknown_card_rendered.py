@@ -42,6 +42,8 @@ def test_an_unread_top_card_is_asked_and_one_tap_places_it_as_it_happened(partia
     alert, = session.snapshot()["alerts"]
     ids = [c["id"] for c in alert["choices"]]
     assert alert["kind"] == "camera_which_card" and UNREAD in ids and ids[-1] == "none"
+    # the card nobody enrolled that it read nearest (vision.ghosts) is offered first, as a hint
+    assert ids[0] == UNREAD and "It looks like Marlon → Fabi, a card not enrolled yet." in alert["message"]["en"]
     legal = ids[:ids.index("leon-marlon")]            # what the rules allow on the pile first, then the others
     assert UNREAD in legal and not [c for c in legal if c.startswith("leon")] and "leon-fabi" in ids
     session.resolve(alert["id"], UNREAD, source="dashboard")
@@ -50,3 +52,4 @@ def test_an_unread_top_card_is_asked_and_one_tap_places_it_as_it_happened(partia
     assert camera.landed <= top["t"] <= camera.landed + 3 / 30   # when it landed (frame clock), not the tap's
     asked = [o for o in session.log.read() if o.kind == "card_unknown"]
     assert len(asked) == 1 and asked[0].source == "camera" and asked[0].data["hands"] == [1]
+    assert asked[0].data["like"] == UNREAD

@@ -208,8 +208,9 @@ def test_two_cards_confirmed_by_the_same_frame_ask_for_their_order():
     assert [p["card"] for p in session.snapshot()["view"]["current_trick"]] == ["green-9", "blue-3", "yellow-1"]
 
 
-def _unknown(session, zone, unknown=1):
-    return session.submit(Observation.now("card_unknown", source="camera", zone=zone, corners_mm=[], unknown=unknown))
+def _unknown(session, zone, unknown=1, **hint):
+    return session.submit(Observation.now("card_unknown", source="camera", zone=zone, corners_mm=[], unknown=unknown,
+                                          **hint))
 
 
 def test_an_unnamed_card_in_the_trick_asks_which_card_and_one_tap_plays_it():
@@ -227,6 +228,23 @@ def test_an_unnamed_card_in_the_trick_asks_which_card_and_one_tap_plays_it():
     assert session.snapshot()["view"]["current_trick"][-1] == {"seat": 1, "card": "purple-12"}
     _seen(session, "purple-12", "trick")                       # named later: already played
     assert len(session.snapshot()["view"]["current_trick"]) == 2 and session.snapshot()["alerts"] == []
+
+
+@pytest.mark.parametrize("like, hinted", [("green-4", True), ("blue-3", False), ("black-99", False), (7, False)])
+def test_the_card_not_enrolled_that_an_unnamed_card_looks_like_is_offered_first(like, hinted):
+    """``like`` (vision.ghosts: the card nobody enrolled it read nearest) only orders the
+    choices and says so; a card already played, or not a card, is no hint."""
+    session = Session(EventLog(":memory:"))
+    _start(session, 3)
+    _seen(session, "blue-3", "trick")
+    _unknown(session, "trick", 7, like=like)
+    alert, = session.snapshot()["alerts"]
+    ids = [c["id"] for c in alert["choices"]]
+    assert "blue-3" not in ids and ids[-1] == "none" and len(ids) == 48
+    assert (ids[0] == "green-4") == hinted
+    assert ("It looks like green 4, a card not enrolled yet." in alert["message"]["en"]) == hinted
+    assert ("Elle ressemble à 4 vert, une carte pas encore apprise." in alert["message"]["fr"]) == hinted
+    assert len(session.snapshot()["view"]["current_trick"]) == 1   # still no guess
 
 
 def test_an_unnamed_card_named_later_or_taken_away_withdraws_its_question():
