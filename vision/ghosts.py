@@ -8,7 +8,8 @@ faces of one ``a`` differ among themselves only where ``b`` is printed (a value'
 pips, the small footballer's medallion). So the face of a missing ``a-b`` is drawn as an
 enrolled ``a-b'`` with that varying part taken from the enrolled ``a'-b`` faces, their colours
 mapped onto ``a``'s (an affine colour fit where ``a'-w`` and ``a-w`` are both enrolled).
-The roles of ``a`` and ``b`` are swapped if that makes the varying part smaller.
+The roles of ``a`` and ``b`` are swapped if that pieces enrolled faces, each left out in turn,
+nearer their real look (:func:`ghost_faces`).
 
 Such a "ghost" face is never a name: the recogniser uses it as a rival only, so a card
 nearer a ghost than any enrolled face is left unnamed (:mod:`vision.recognise`).
@@ -101,7 +102,7 @@ class Pieces:
             logs = {c: _turned_like(g, ref) for c, g in logs.items()}
             ref = np.mean([_detail(g) for g in logs.values()], axis=0)
         self._lamp = {c: g.mean(axis=(0, 1)) for c, g in logs.items()}
-        self._detail = {c: g - self._lamp[c] for c, g in logs.items()}
+        self._unlit = {c: g - self._lamp[c] for c, g in logs.items()}   # log colours less the lamp
         self._print = {c: _print(g) for c, g in logs.items()}
         self._varying: dict[int, np.ndarray | None] = {}
 
@@ -119,9 +120,9 @@ class Pieces:
         # donors photographed under other lamps or framed with more of their border leave no seam
         seam = (alpha > SEAM[0]) & (alpha < SEAM[1])
         if seam.any():
-            put_in = put_in + np.median(self._detail[base][seam] - put_in[seam], axis=0)
+            put_in = put_in + np.median(self._unlit[base][seam] - put_in[seam], axis=0)
         a = alpha[..., None]
-        log = self._lamp[base] + self._detail[base] * (1 - a) + put_in * a
+        log = self._lamp[base] + self._unlit[base] * (1 - a) + put_in * a
         return np.clip(np.exp(np.minimum(log, 6.0)) - 4.0, 0, 255).round().astype(np.uint8)   # e^6 > 255
 
     def error(self, keep: int) -> tuple[float, float]:
@@ -167,24 +168,23 @@ class Pieces:
                 e = RIM_PX   # the rim differs with each photo's outline (a border a pixel off), not with the card
                 varies[:e], varies[-e:], varies[:, :e], varies[:, -e:] = 0, 0, 0, 0
                 k = 2 * PART_GROW_PX + 1
-                part = cv2.dilate(varies,
-                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+                part = cv2.dilate(varies, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
             self._varying[keep] = np.clip(cv2.GaussianBlur(part.astype(np.float32), (0, 0), PART_FEATHER), 0, 1) \
                 if part is not None and 0 < part.mean() <= MAX_PART else None
         return self._varying[keep]
 
     def _mapped(self, donor: str, keep: int, own: str, alpha: np.ndarray, leave_out: str | None) -> np.ndarray:
-        """``donor``'s print (lamp taken out) with its colours mapped onto family ``own``'s: an affine
+        """``donor``'s log colours (lamp taken out) mapped onto family ``own``'s colours: an affine
         colour fit over the varying part, from the faces both families have enrolled."""
         theirs = self._parts[donor][keep]
         pairs = [(c, d) for c, p in self._parts.items() if p[keep] == theirs
                  for d, q in self._parts.items() if q[keep] == own and q[1 - keep] == p[1 - keep] and d != leave_out]
-        face = self._detail[donor]
+        face = self._unlit[donor]
         if not pairs:
             return face
         w = alpha.reshape(-1) > 0.5
-        src = np.vstack([self._detail[c].reshape(-1, 3)[w] for c, _ in pairs])
-        dst = np.vstack([self._detail[d].reshape(-1, 3)[w] for _, d in pairs])
+        src = np.vstack([self._unlit[c].reshape(-1, 3)[w] for c, _ in pairs])
+        dst = np.vstack([self._unlit[d].reshape(-1, 3)[w] for _, d in pairs])
         x = np.hstack([src, np.ones((len(src), 1), np.float32)]).astype(np.float64)
         # pulled towards no change: two families sharing only two or three colours leave most of
         # the map free (a Passe Éclair medallion needs none; a Pass Pass ink a whole one)
