@@ -38,9 +38,16 @@ def cmd_enroll(args) -> int:
     except (EnrolmentError, ModelError) as e:
         return _fail(e.en, e.fr)
     if args.partial:
+        from vision.recognise import CardRecogniser
+
         total = len(deck_card_ids(model.deck))
         print(f"enrolled {len(model.cards)} of the {total} cards of the {model.deck} deck into {args.out}; "
               "the others are not named until enrolled")
+        held = CardRecogniser(model).held_back
+        if held:
+            print(f"{len(held)} of the enrolled cards are not named yet either, as cards not enrolled may look like "
+                  f"them ({', '.join(held[:5])}{', ...' if len(held) > 5 else ''}): enrol more of the deck "
+                  "(for Pass Pass a card of each colour and of each value) to have them named")
         return 0
     print(f"enrolled {len(model.cards)} cards of the {model.deck} deck into {args.out}")
     return 0

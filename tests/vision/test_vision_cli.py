@@ -90,3 +90,14 @@ def test_a_card_not_enrolled_is_said_unknown_with_the_card_it_looks_like(photo_d
     cv2.imwrite(str(image), random_scene(50_000, ["purple-1"], 1).image)   # as in test_vision_partial_deck.py
     assert run(["recognize", "--model", str(out), str(image)]) == 0
     assert capsys.readouterr().out.strip() == f"{image}: unknown card (like purple-1, not enrolled)"
+
+
+def test_a_partial_enrolment_says_which_enrolled_cards_wait_for_more_of_the_deck(photo_dirs, tmp_path, capsys):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for path in photo_dirs["pass-pass"].glob("purple-*.png"):   # one colour only: nothing to piece a blue card on
+        shutil.copy(path, photos)
+    assert run(["enroll", "--deck", "pass-pass", "--images", str(photos), "--out", str(tmp_path / "m"), "--partial"]) == 0
+    out = capsys.readouterr().out
+    assert "enrolled 12 of the 48 cards" in out
+    assert "12 of the enrolled cards are not named yet either" in out and "purple-1, purple-10" in out
