@@ -71,17 +71,17 @@ def cmd_recognize(args) -> int:
         if args.json:
             print(json.dumps({"image": path, "cards": [m.to_json() for m in matches]}), flush=True)
         else:
-            names = ", ".join(_name(m, model) for m in matches) or "no card"
+            names = ", ".join(_name(m) for m in matches) or "no card"
             print(f"{path}: {names}", flush=True)
     return status
 
 
-def _name(match, model: CardModel) -> str:
+def _name(match) -> str:
     """A match as the text output says it: its card, or why it has none."""
     if match.card:
         return match.card
-    if match.best and match.best not in model.cards:   # nearest a face pieced for a card not enrolled (vision.ghosts)
-        return f"unknown card (like {match.best}, not enrolled)"
+    if match.like:   # nearest a face pieced for a card not enrolled (vision.ghosts)
+        return f"unknown card (like {match.like}, not enrolled)"
     return "unknown card"
 
 

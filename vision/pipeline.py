@@ -274,8 +274,7 @@ class TableWatcher:
             if zone == PILE_ZONE and hands_in:
                 waiting.append(key)
                 continue
-            like = m.best if m.best is not None and m.best not in self.recogniser.model.cards else None
-            current[key] = (zone, [[round(float(x), 1), round(float(y), 1)] for x, y in corners_mm], m.corners, like)
+            current[key] = (zone, [[round(float(x), 1), round(float(y), 1)] for x, y in corners_mm], m.corners, m.like)
         # covered by a hand or another card (its place no longer looks as it did): neither
         # seen nor gone, as named cards; the same look under a name is the card named at last
         hold = [k for k in self.unknown.present if k not in current

@@ -66,6 +66,7 @@ class CardMatch:
     corners: np.ndarray   # (4, 2) image px, clockwise from the template's top-left
     complete: bool = True
     blank: bool = False   # nothing printed inside: not a card (glare, a phone, a hand), only something covering
+    like: str | None = None   # ``best`` when it is a card nobody enrolled (vision.ghosts): a hint, never a name
 
     def to_json(self) -> dict:
         return {"card": self.card, "confidence": round(float(self.confidence), 4),
@@ -74,6 +75,8 @@ class CardMatch:
 
 class CardRecogniser:
     """Detects and identifies cards. Not thread-safe (the detector keeps its last mask).
+    With ``in_play_only`` the enrolled faces are taken for every card that can lie on the table
+    (a rig of a few faces): no face is pieced for the deck's other cards and none is held back.
 
         >>> rec = CardRecogniser(model)  # doctest: +SKIP
         >>> matches = rec.recognise(frame)  # doctest: +SKIP
@@ -81,19 +84,20 @@ class CardRecogniser:
     """
 
     def __init__(self, model: CardModel, detector: CardDetector | None = None, *, same_frames: bool = False,
-                 still_frames: bool = False):
+                 still_frames: bool = False, in_play_only: bool = False):
         self.model = model
         self.detector = detector or CardDetector()
         # a frame identical to the last one (simulated tables), or with ``still_frames`` one that differs
         # from the last worked on only by a camera's noise, gets its matches again (vision.repeat)
         self._last = StillFrame() if still_frames else LastFrame() if same_frames else None
         whole = len(model.faces) == len(model.cards)   # every enrolled card kept its face
+        deck = [] if in_play_only else _deck_ids(model.deck)
         # the faces of the deck's cards nobody enrolled (enroll --partial), pieced together from the
         # enrolled ones (vision.ghosts): rivals that are never named, so a card not enrolled is not
         # named as its enrolled look-alike
-        self._ghosts = ghost_faces(_deck_ids(model.deck), model.faces) if whole else {}
+        self._ghosts = ghost_faces(deck, model.faces) if whole else {}
         # and enrolled cards a card neither enrolled nor pieced together may look like are not named
-        self._unnamed = set(self._ghosts) | unguarded(_deck_ids(model.deck), model.cards, self._ghosts)
+        self._unnamed = set(self._ghosts) | unguarded(deck, model.cards, self._ghosts)
         self._cards = list(model.cards) + list(self._ghosts)
         faces = {**model.faces, **self._ghosts}
         n = len(self._cards)
@@ -167,7 +171,8 @@ class CardRecogniser:
             need_conf, need_cconf = need_conf + PARTIAL_EXTRA_CONFIDENCE, need_cconf + PARTIAL_EXTRA_CONFIDENCE
             need_margin, need_cmargin = need_margin + PARTIAL_EXTRA_MARGIN, need_cmargin + PARTIAL_EXTRA_MARGIN
         named = best >= need_conf and margin >= need_margin and name not in self._unnamed
-        m = CardMatch(name if named else None, name, best, margin, face_corners, complete)
+        m = CardMatch(name if named else None, name, best, margin, face_corners, complete,
+                      like=name if name in self._ghosts else None)
         if m.card is None:
             return m   # the checks below can only take a name away
         # the light-free reading only vetoes: naming on its own, it misread a purple 8 laid on a

@@ -97,7 +97,8 @@ def test_a_partial_enrolment_says_which_enrolled_cards_wait_for_more_of_the_deck
     photos.mkdir()
     for path in photo_dirs["pass-pass"].glob("purple-*.png"):   # one colour only: nothing to piece a blue card on
         shutil.copy(path, photos)
-    assert run(["enroll", "--deck", "pass-pass", "--images", str(photos), "--out", str(tmp_path / "m"), "--partial"]) == 0
+    out_dir = str(tmp_path / "m")
+    assert run(["enroll", "--deck", "pass-pass", "--images", str(photos), "--out", out_dir, "--partial"]) == 0
     out = capsys.readouterr().out
     assert "enrolled 12 of the 48 cards" in out
     assert "12 of the enrolled cards are not named yet either" in out and "purple-1, purple-10" in out

@@ -59,7 +59,7 @@ def test_an_outline_cut_short_by_a_borders_shadow_is_fitted_and_named(dark_borde
     truth = next(t for t in scene.cards if t.card == "purple-6")
     shot = calibration_shot(SEED, "pass-pass", "dark", 8)
     detector = CardDetector(background=TableBackground.from_shot(shot, table_to_image=scene.table_to_image))
-    rec = CardRecogniser(dark_border_model, detector)
+    rec = CardRecogniser(dark_border_model, detector, in_play_only=True)   # these faces only
     outline = min((q for q in detector.detect(scene.image) if q.complete),
                   key=lambda q: np.linalg.norm(q.corners.mean(0) - truth.corners.mean(0)))
     assert corner_error(outline.corners, truth.corners) > 6       # the detector's outline: a side short

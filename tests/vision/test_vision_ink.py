@@ -20,7 +20,7 @@ NINES = ("blue-9", "green-9", "purple-9", "yellow-9")
 def _enrol(deck: str, design: str, cards) -> CardRecogniser:
     model = enrol_cards(deck, design, cards)
     assert sorted(model.cards) == sorted(cards)
-    return CardRecogniser(model)
+    return CardRecogniser(model, in_play_only=True)   # these faces only: not a deck enrolled in part
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ of the card's size); what is left over on either side is a miss or a phantom.
     >>> model = CardModel("pass-pass")                       # these four enrolled (a real model has all 48)
     >>> for i, card in enumerate(cards):
     ...     model.set_card(card, *describe_photo(card_photo(card, seed=i)))
-    >>> recogniser = CardRecogniser(model)
+    >>> recogniser = CardRecogniser(model, in_play_only=True)     # only these four can lie there
     >>> scene = random_scene(20, cards, n_cards=4)
     >>> score = score_scene(scene.cards, recogniser.recognise(scene.image))
     >>> score.right, score.wrong, score.abstained_visible
