@@ -30,6 +30,8 @@ nearer a ghost than any enrolled face is left unnamed (:mod:`vision.recognise`).
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 
@@ -97,7 +99,7 @@ class Pieces:
         # every face turned the way round it lies nearest the others (the deck's shared layout):
         # first towards the face nearest all others either way round, then towards their mean
         details = {c: _detail(g) for c, g in logs.items()}
-        ref = details[min(details, key=lambda c: sum(_distance(details[c], d) for d in details.values()))]
+        ref = details[_medoid(list(details), details)]
         for _ in range(TURN_ROUNDS):
             logs = {c: _turned_like(g, ref) for c, g in logs.items()}
             ref = np.mean([_detail(g) for g in logs.values()], axis=0)
@@ -105,6 +107,7 @@ class Pieces:
         self._unlit = {c: g - self._lamp[c] for c, g in logs.items()}   # log colours less the lamp
         self._print = {c: _print(g) for c, g in logs.items()}
         self._varying: dict[int, np.ndarray | None] = {}
+        self._bases: dict[tuple[int, str, str | None], str | None] = {}
 
     def ghost(self, card: tuple[str, str], keep: int, leave_out: str | None = None) -> np.ndarray | None:
         """The face of ``card`` pieced together keeping part ``keep`` of its id (without the
@@ -144,8 +147,11 @@ class Pieces:
     def _base(self, card: tuple[str, str], keep: int, leave_out: str | None = None) -> str | None:
         """The enrolled face a ghost of ``card`` keeping part ``keep`` is pieced on: the one of its
         family nearest the others (a photo framed with or without its border is not)."""
-        family = [c for c, p in self._parts.items() if p[keep] == card[keep] and c != leave_out]
-        return min(family, key=lambda c: sum(_distance(self._print[c], self._print[o]) for o in family), default=None)
+        key = (keep, card[keep], leave_out)
+        if key not in self._bases:
+            family = [c for c, p in self._parts.items() if p[keep] == card[keep] and c != leave_out]
+            self._bases[key] = _medoid(family, self._print) if family else None
+        return self._bases[key]
 
     def _varying_part(self, keep: int) -> np.ndarray | None:
         """Where the faces sharing their part ``keep`` differ among themselves, in at least half the
@@ -203,6 +209,17 @@ def _print(log: np.ndarray) -> np.ndarray:
     """A face's print from its log colours: the light of its photo taken out, a pixel's blur,
     so that faces photographed under other lamps compare."""
     return cv2.GaussianBlur(_detail(log), (0, 0), 1.0)
+
+
+def _medoid(names: list[str], prints: dict[str, np.ndarray]) -> str:
+    """The one of ``names`` whose print lies nearest all the others' (either way round); each
+    pair measured once."""
+    total = dict.fromkeys(names, 0.0)
+    for a, b in itertools.combinations(names, 2):
+        d = _distance(prints[a], prints[b])
+        total[a] += d
+        total[b] += d
+    return min(names, key=total.__getitem__)
 
 
 def _distance(a: np.ndarray, b: np.ndarray) -> float:
