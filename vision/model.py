@@ -40,9 +40,6 @@ VERSION = 1
 # green-1, purple-12 as purple-10, all between 0.86 and 0.90): 0.90 it stays.
 DEFAULT_MIN_CONFIDENCE = 0.90
 DEFAULT_MIN_MARGIN = 0.15
-# A card whose outline was inferred (it overlaps another, a hand lies on it) must do better.
-PARTIAL_EXTRA_CONFIDENCE = 0.03
-PARTIAL_EXTRA_MARGIN = 0.10
 
 
 class ModelError(VisionError, ValueError):
