@@ -22,6 +22,7 @@ import cv2
 from table.rules import ProfileError
 from vision.decks import DECKS, deck_card_ids
 from vision.enrol import EnrolmentError, enrol_directory
+from vision.ghosts import held_back
 from vision.model import CardModel, ModelError
 
 EXIT_ERROR = 2
@@ -38,12 +39,10 @@ def cmd_enroll(args) -> int:
     except (EnrolmentError, ModelError) as e:
         return _fail(e.en, e.fr)
     if args.partial:
-        from vision.recognise import CardRecogniser
-
         total = len(deck_card_ids(model.deck))
         print(f"enrolled {len(model.cards)} of the {total} cards of the {model.deck} deck into {args.out}; "
               "the others are not named until enrolled")
-        held = CardRecogniser(model).held_back
+        held = held_back(deck_card_ids(model.deck), model.faces)
         if held:
             print(f"{len(held)} of the enrolled cards are not named yet either, as cards not enrolled may look like "
                   f"them ({', '.join(held[:5])}{', ...' if len(held) > 5 else ''}): enrol more of the deck "

@@ -23,6 +23,7 @@ from vision.decks import DECKS, UnknownDeck, deck_card_ids
 from vision.detect import CardDetector
 from vision.errors import VisionError
 from vision.exposure import normalise_exposure, working_copy
+from vision.ghosts import held_back
 from vision.model import CardModel, ModelError
 from vision.outline import grow_to_outer_edge
 from vision.photo_checks import GLARE_SHARE, MAX_EDGE_WIDTH, cut_by_edge, edge_width, glare_share
@@ -127,19 +128,23 @@ def enrol_frame(frame: np.ndarray, card: str, model_dir: str | Path, deck: str |
 
 def enrolment_status(model_dir: str | Path, deck: str) -> dict:
     """What the enrolment page shows: every face of ``deck``, whether it is enrolled in
-    the model at ``model_dir`` (which may not exist yet), and the next one to do.
+    the model at ``model_dir`` (which may not exist yet), whether an enrolled one is held back
+    (not named until more of the deck is enrolled: :func:`vision.ghosts.held_back`), and the
+    next one to do.
 
-    ``{"deck", "model", "cards": [{"card", "enrolled"}], "next": card id or None}``"""
+    ``{"deck", "model", "cards": [{"card", "enrolled", "held_back"}], "next": card id or None}``"""
     expected = _check_deck(deck)
     path = Path(model_dir)
     enrolled: set[str] = set()
+    held: set[str] = set()
     if (path / "model.json").exists():
         model = CardModel.load(path)
         if model.deck != deck:
             raise EnrolmentError(f"{path} holds the {model.deck} deck, not {deck}",
                                  f"{path} contient le jeu {model.deck}, pas {deck}")
         enrolled = set(model.cards)
-    cards = [{"card": c, "enrolled": c in enrolled} for c in expected]
+        held = set(held_back(expected, model.faces)) if len(model.faces) == len(model.cards) else set()
+    cards = [{"card": c, "enrolled": c in enrolled, "held_back": c in held} for c in expected]
     missing = [c for c in expected if c not in enrolled]
     return {"deck": deck, "model": str(path), "cards": cards, "next": missing[0] if missing else None}
 

@@ -86,6 +86,13 @@ def unguarded(deck_ids, enrolled, ghosts) -> set[str]:
     return {c for c in enrolled if (p := id_parts(c)) is not None and any(p[0] == q[0] or p[1] == q[1] for q in lone)}
 
 
+def held_back(deck_ids, faces) -> list[str]:
+    """The enrolled cards (``faces``: card -> rectified face) not named until more of the deck
+    is enrolled: :func:`unguarded` once the faces that can be pieced together are. For the
+    enrolment page and ``enroll --partial``; the recogniser works it out as it starts."""
+    return sorted(unguarded(deck_ids, list(faces), ghost_faces(deck_ids, faces)))
+
+
 class Pieces:
     """The enrolled faces by id part, turned alike, and where each part is printed (made once).
 

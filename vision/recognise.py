@@ -136,12 +136,6 @@ class CardRecogniser:
         self._min_print = BLANK_SHARE * min((features.print_contrast(f) for f in model.faces.values()), default=0.0)
 
     @property
-    def held_back(self) -> list[str]:
-        """Enrolled cards not named until more of the deck is enrolled: they share a part of their
-        id with a card neither enrolled nor pieced together (vision.ghosts.unguarded)."""
-        return sorted(self._unnamed & set(self.model.cards))
-
-    @property
     def reused_frames(self) -> int:
         """Frames answered with an earlier frame's matches (``still_frames``), for benchmarks."""
         return getattr(self._last, "reused", 0)

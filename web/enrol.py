@@ -5,7 +5,8 @@ The web layer does not import the vision package: the composition root hands
 :func:`enrol_blueprint` a *desk*, any object with
 
 * ``snapshot_jpeg() -> bytes | None`` — the camera's latest frame;
-* ``status(deck) -> dict`` — ``{"deck", "model", "cards": [{"card", "enrolled"}], "next"}``;
+* ``status(deck) -> dict`` — ``{"deck", "model", "cards": [{"card", "enrolled", "held_back"}], "next"}``
+  (``held_back``: enrolled, but not named in play until more of the deck is enrolled);
 * ``enrol(deck, card, *, confirm) -> dict`` — add the card in view to the deck's model
   (``{"saved": False, "looks_like": card}`` when the card in view is another enrolled card
   and ``confirm`` is false: the page asks first); raises an exception with ``en``/``fr``

@@ -36,6 +36,10 @@ def test_two_cards_enrolled_by_clicks(session, desk, page, tmp_path):
         page.click("#enrol-next")
         page.wait_for_function("() => document.querySelector('#progress').textContent.startsWith('2 / 22')")
         assert page.locator("#cards button.enrolled").count() == 2
+        # two faces of Léon: the 7 others with his face, not enrolled, may look like them; the page says so
+        assert page.locator("#cards button.held").count() == 2
+        assert page.locator("#held").is_visible()
+        assert page.locator("#held").text_content().startswith("2 enrolled cards are (✓*) not named in play yet")
     finally:
         server.stop()
     assert CardModel.load(tmp_path / "models" / "passe-eclair").cards == ["leon-marlon", "leon-rocce"]

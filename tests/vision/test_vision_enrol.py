@@ -77,6 +77,27 @@ def test_enrol_frame_builds_a_model_card_by_card(tmp_path):
     assert [m.card for m in rec.recognise(card_photo("michi", 9))] == ["michi"]
 
 
+def test_the_status_says_which_enrolled_cards_wait_for_more_of_the_deck(photo_dirs, tmp_path):
+    """Two purple cards enrolled: a card not enrolled may look like them (another purple, another 1
+    or 2), so the page must say they are not named yet; with every purple and every 1 and 2 enrolled
+    the faces of the others can be pieced together and nothing is held back."""
+    model_dir = tmp_path / "model"
+    for card in ("purple-1", "purple-2"):
+        enrol_frame(cv2.imread(str(photo_dirs["pass-pass"] / f"{card}.png")), card, model_dir, deck="pass-pass")
+    held = {c["card"] for c in enrolment_status(model_dir, "pass-pass")["cards"] if c["held_back"]}
+    assert held == {"purple-1", "purple-2"}
+    for colour in ("purple", "blue", "green", "yellow"):
+        for value in (1, 2):
+            if colour != "purple" or value > 2:
+                card = f"{colour}-{value}"
+                enrol_frame(cv2.imread(str(photo_dirs["pass-pass"] / f"{card}.png")), card, model_dir)
+    for value in range(3, 13):
+        enrol_frame(cv2.imread(str(photo_dirs["pass-pass"] / f"purple-{value}.png")), f"purple-{value}", model_dir)
+    status = enrolment_status(model_dir, "pass-pass")
+    assert sum(c["enrolled"] for c in status["cards"]) == 18
+    assert not any(c["held_back"] for c in status["cards"])
+
+
 def test_broken_model_dir_is_reported(tmp_path, model_dirs):
     with pytest.raises(ModelError, match="model.json is missing"):
         CardModel.load(tmp_path)

@@ -6,11 +6,17 @@
     fr: { title: "Apprendre le jeu de cartes", deck: "Jeu", enrol: "Enregistrer cette carte",
           put: (c) => `Posez la carte ${c} seule sous la caméra, puis « Enregistrer cette carte ».`,
           done: "Toutes les cartes sont apprises : le jeu est prêt.", progress: (n, t) => `${n} / ${t} cartes apprises`,
-          saved: (c) => `${c} enregistrée.` },
+          saved: (c) => `${c} enregistrée.`,
+          held: (n) => `${n} carte${n > 1 ? "s" : ""} apprise${n > 1 ? "s" : ""} (✓*) pas encore nommée${n > 1 ? "s" : ""} en jeu : `
+            + "une carte pas encore apprise pourrait leur ressembler. Apprenez davantage de cartes du jeu.",
+          heldTitle: "apprise, nommée quand davantage du jeu sera appris" },
     en: { title: "Teach the deck", deck: "Deck", enrol: "Enrol this card",
           put: (c) => `Put the card ${c} alone under the camera, then press “Enrol this card”.`,
           done: "Every card is enrolled: the deck is ready.", progress: (n, t) => `${n} / ${t} cards enrolled`,
-          saved: (c) => `${c} enrolled.` },
+          saved: (c) => `${c} enrolled.`,
+          held: (n) => `${n} enrolled card${n > 1 ? "s are" : " is"} (✓*) not named in play yet: `
+            + "a card not enrolled yet may look like them. Enrol more of the deck.",
+          heldTitle: "enrolled, named once more of the deck is enrolled" },
   }[lang === "en" ? "en" : "fr"];
   // A card as people say it ("violet 6", "Léon → Marlon"), never its id alone.
   const WORDS = { purple: ["violet", "purple"], blue: ["bleu", "blue"], green: ["vert", "green"],
@@ -40,15 +46,20 @@
     const cards = document.getElementById("cards");
     cards.replaceChildren(...st.cards.map((c) => {
       const b = document.createElement("button");
-      b.textContent = (c.enrolled ? "✓ " : "") + spoken(c.card);
+      b.textContent = (c.held_back ? "✓* " : c.enrolled ? "✓ " : "") + spoken(c.card);
       b.dataset.card = c.card; b.dataset.enrolled = c.enrolled ? "1" : "0";
-      b.className = c.enrolled ? "enrolled" : "";
-      b.title = c.card;
+      b.className = c.held_back ? "enrolled held" : c.enrolled ? "enrolled" : "";
+      b.title = c.held_back ? `${c.card}: ${S.heldTitle}` : c.card;
       b.onclick = () => { current = c.card; show(); };
       return b;
     }));
     const enrolled = st.cards.filter((c) => c.enrolled).length;
     document.getElementById("progress").textContent = S.progress(enrolled, st.cards.length);
+    // cards enrolled but not named in play until more of the deck is (vision.ghosts.held_back)
+    const held = st.cards.filter((c) => c.held_back).length;
+    const note = document.getElementById("held");
+    note.textContent = held ? S.held(held) : "";
+    note.hidden = !held;
     if (!current || st.cards.find((c) => c.card === current && c.enrolled)) current = st.next;
     show();
   }
