@@ -102,6 +102,12 @@ class InkCheck:
 DIFF_SHARE = 0.5     # a pixel whose colour differs by this share of the largest difference is looked at
 MIN_DIFF = 0.15      # faces whose colours differ less than this (log colour) anywhere: nothing to tell
 MAX_LEAN = 0.15      # the card leaning this far towards the rival's colours (see DifferenceHue.lean) vetoes
+# leaning this far towards the named face's colours, the card's colour overrules the full-size check
+# (vision.verify), which reads grey and colour together: on style-2 development seeds 100..399 every
+# *-fabi card named right there but stopped by it (51, fine margins -0.33 to 0, an orange medallion
+# read paler than enrolled) leant 0.19 to 0.34 towards its own face, every wrong name it stopped
+# (24, all Pass Pass inks) -0.22 or less
+MIN_FAVOUR = 0.15
 CHROMA_BLUR = 1.0    # px at 63×88: a corner half a pixel off must not change the colour read
 PAIRS_KEPT = 4096    # DifferenceHue's prepared pairs (a few kB each): forgotten all at once beyond this
 
@@ -126,6 +132,8 @@ class DifferenceHue:
         >>> hues = DifferenceHue({"fabi": orange, "rocce": green})
         >>> hues.rival(faded, "rocce", ["fabi"]), hues.rival(faded, "fabi", ["rocce"])
         ('fabi', None)
+        >>> hues.favours(faded, "fabi", ["rocce"]), hues.favours(faded, "rocce", ["fabi"])
+        (True, False)
     """
 
     def __init__(self, faces: dict[str, np.ndarray]):
@@ -176,6 +184,19 @@ class DifferenceHue:
         if ns < MIN_HUE * np.sqrt(len(s) / 3):
             return None   # grey there (the colour all washed out): no hue to compare
         return float(s @ (ua - ub)) / ns / apart
+
+    def favours(self, flat: np.ndarray, card: str, rivals) -> bool:
+        """Whether the colours of ``flat`` (the card rectified as ``card``'s face lies) lean towards
+        ``card``'s face by MIN_FAVOUR or more against every one of ``rivals``, where they differ
+        (False if any pair cannot be told by colour: two values of one ink)."""
+        if card not in self._faces or not rivals:
+            return False
+        seen = chroma(flat)
+        for rival in rivals:
+            lean = self.lean(seen, card, rival) if rival in self._faces else None
+            if lean is None or lean < MIN_FAVOUR:
+                return False
+        return True
 
     def rival(self, flat: np.ndarray, card: str, rivals) -> str | None:
         """The first of ``rivals`` the colours of ``flat`` (the card rectified as ``card``'s

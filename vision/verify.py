@@ -125,15 +125,19 @@ class FineCheck:
         """Smallest margin of ``flat`` (the card rectified as ``card``'s face lies) for
         ``card`` against each of ``rivals``; 0.5 when there is nothing to compare.
         ``seen``: ``fine(flat)`` if already computed."""
+        return min(self.margins(flat, card, rivals, seen).values(), default=0.5)
+
+    def margins(self, flat: np.ndarray, card: str, rivals, seen: np.ndarray | None = None) -> dict[str, float]:
+        """The margin of ``flat`` for ``card`` against each of ``rivals`` it can be compared with."""
         if card not in self._faces:
-            return 0.5
+            return {}
         v = fine(flat) if seen is None else seen
         # a card seen small is blurred and its colours washed out (the lens, a phone's chroma
         # subsampling): both faces are blurred like it and it is brought to the named face's
         # contrast, else a washed-out orange medallion lies nearer a green one than its own
         blur, gain = self._fit_blur(v, card)
         v = v / gain
-        out = 0.5
+        out = {}
         for rival in rivals:
             if rival not in self._faces or rival == card:
                 continue
@@ -142,7 +146,7 @@ class FineCheck:
             turn = max(range(len(turns)), key=lambda i: float((turns[i] * v).sum()))
             mid, focus, dd = self._pair(card, rival, turn, blur)
             if dd > 1e-9:
-                out = min(out, float(((v - mid) * focus).sum()) / dd)
+                out[rival] = float(((v - mid) * focus).sum()) / dd
         return out
 
 
