@@ -190,7 +190,7 @@ class CardRecogniser:
         seen = fine(flat)
         nearer = [r for r, fm in self._fine.margins(flat, m.card, rivals, seen).items() if fm < FINE_MIN_MARGIN]
         if nearer and not self._hues.favours(flat, m.card, nearer):
-            m.card = None   # nearer a rival than the named face where the two differ, and its colour does not say otherwise
+            m.card = None   # nearer a rival where the two faces differ, and its colour does not say otherwise
         elif self._fine.mismatch(flat, m.card, seen) > MAX_MISMATCH:
             m.card = None   # a patch of the print is not the named face's (a medallion look-alike, a card not enrolled)
         elif self._ink.rival_hue(flat, m.card, rivals) is not None:
