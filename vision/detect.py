@@ -49,6 +49,9 @@ class DetectorSettings:
     max_aspect: float = 2.6        # longest/shortest side of a plausible card on screen
     min_threshold: int = 60        # never call anything darker than this paper
     min_outline_fit: float = 0.9   # share of the outline lying on the quad's sides for a lone card
+    # the same for a closed loop of edges inside what differs from the empty table (a card lying over
+    # another): the print field of a dark-bordered card on top, its corners rounded, fits 0.897-0.898
+    min_loop_fit: float = 0.85
     valley_cut: int = 20           # thin dark lines (a card's edge or shadow over another) split paper; 0 = off
     outline: bool = True           # also look for closed loops of colour edges (cards not paler than the table)
 
@@ -97,7 +100,8 @@ class CardDetector:
             edges = cv2.bitwise_and(edges, cv2.dilate(mask, _VALLEY_KERNEL))
             loops = edge_loops(edges, s.min_area_frac * mask.size)
             whole = [q.corners for q in found if q.complete]
-            for q in self._from_contours(frame, loops, mask.size, _snap_past_shadow, guesses=False):
+            for q in self._from_contours(frame, loops, mask.size, _snap_past_shadow, guesses=False,
+                                         min_fit=s.min_loop_fit):
                 if all(_overlap(q.corners, c) < 0.5 for c in whole):
                     found.append(q)
                     whole.append(q.corners)
@@ -119,8 +123,10 @@ class CardDetector:
                     q.corners = order_clockwise(grow_to_outer_edge(frame, q.corners))
         return _drop_nested(found)
 
-    def _from_contours(self, frame, contours, area_img, snap, guesses: bool = True) -> list[CardQuad]:
-        """Card quads from outlines in shrunk-frame px: lone cards, else (``guesses``) the
+    def _from_contours(self, frame, contours, area_img, snap, guesses: bool = True,
+                       min_fit: float | None = None) -> list[CardQuad]:
+        """Card quads from outlines in shrunk-frame px: lone cards (``min_fit`` of the outline on
+        the quad's sides, the settings' ``min_outline_fit`` if not given), else (``guesses``) the
         card hypotheses of merged outlines."""
         s = self.settings
         k = s.scale
@@ -136,7 +142,7 @@ class CardDetector:
             quad = _four_corners(hull) if lone else None
             if quad is not None:
                 quad = _refine(pts, quad)
-            if quad is not None and _outline_fit(pts, quad) >= s.min_outline_fit:
+            if quad is not None and _outline_fit(pts, quad) >= (s.min_outline_fit if min_fit is None else min_fit):
                 corners = snap(frame, order_clockwise(quad * k + (k - 1) / 2))
                 if _plausible(corners, s):
                     found.append(CardQuad(order_clockwise(corners), outline=pts))
