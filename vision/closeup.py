@@ -31,7 +31,6 @@ MIN_SHARE = 0.01           # of the frame: smaller outlines are print on a card,
 # something bigger, the print of a card whose own edge was lost (style-1 close-ups: at most
 # 1.29 of 140, the card and its shadow; a footballer's shirt on a full-bleed card: 3.3)
 ENCLOSED_SHARE = 2.0
-GRABCUT_SEED = 12_345
 
 
 def grabcut_quad(image: np.ndarray) -> np.ndarray | None:
@@ -44,9 +43,6 @@ def grabcut_quad(image: np.ndarray) -> np.ndarray | None:
     border = max(2, round(0.01 * max(sh, sw)))
     mask[:border], mask[-border:], mask[:, :border], mask[:, -border:] = (cv2.GC_BGD,) * 4
     bgd, fgd = np.zeros((1, 65), np.float64), np.zeros((1, 65), np.float64)
-    # GrabCut starts its colour models from k-means on OpenCV's global random state: seeded, the
-    # same photo gives the same card whatever ran before (an enrolled face changed with the tests run earlier)
-    cv2.setRNGSeed(GRABCUT_SEED)
     try:
         cv2.grabCut(small, mask, None, bgd, fgd, 4, cv2.GC_INIT_WITH_MASK)
     except cv2.error:
