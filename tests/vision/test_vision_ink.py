@@ -94,7 +94,9 @@ def vanessas() -> CardRecogniser:
     return _enrol("passe-eclair", "bleed", VANESSAS)
 
 
-@pytest.mark.parametrize("seed", [178, 186, 246, 274, 354])   # (138 and 226 fail other checks here)
+# (138 and 226 fail other checks here; 274 and 354 lie within 0.03 of the halfway point, on either side
+# as the enrolled face changes with GrabCut's random start, which follows the tests run before)
+@pytest.mark.parametrize("seed", [178, 186, 246])
 def test_an_orange_medallion_read_paler_than_enrolled_is_named_by_its_colour(vanessas, seed):
     # the full-size check (vision.verify), grey and colour together, puts these vanessa-fabi
     # cards on vanessa-rocce's side; where the two faces differ their colour is clearly vanessa-fabi's
