@@ -42,7 +42,7 @@ def cmd_enroll(args) -> int:
         total = len(deck_card_ids(model.deck))
         print(f"enrolled {len(model.cards)} of the {total} cards of the {model.deck} deck into {args.out}; "
               "the others are not named until enrolled")
-        held = held_back(deck_card_ids(model.deck), model.faces)
+        held = held_back(deck_card_ids(model.deck), model.cards, model.faces)
         if held:
             print(f"{len(held)} of the enrolled cards are not named yet either, as cards not enrolled may look like "
                   f"them ({', '.join(held[:5])}{', ...' if len(held) > 5 else ''}): enrol more of the deck "

@@ -143,7 +143,7 @@ def enrolment_status(model_dir: str | Path, deck: str) -> dict:
             raise EnrolmentError(f"{path} holds the {model.deck} deck, not {deck}",
                                  f"{path} contient le jeu {model.deck}, pas {deck}")
         enrolled = set(model.cards)
-        held = set(held_back(expected, model.faces)) if len(model.faces) == len(model.cards) else set()
+        held = set(held_back(expected, model.cards, model.faces))
     cards = [{"card": c, "enrolled": c in enrolled, "held_back": c in held} for c in expected]
     missing = [c for c in expected if c not in enrolled]
     return {"deck": deck, "model": str(path), "cards": cards, "next": missing[0] if missing else None}

@@ -86,11 +86,17 @@ def unguarded(deck_ids, enrolled, ghosts) -> set[str]:
     return {c for c in enrolled if (p := id_parts(c)) is not None and any(p[0] == q[0] or p[1] == q[1] for q in lone)}
 
 
-def held_back(deck_ids, faces) -> list[str]:
-    """The enrolled cards (``faces``: card -> rectified face) not named until more of the deck
-    is enrolled: :func:`unguarded` once the faces that can be pieced together are. For the
-    enrolment page and ``enroll --partial``; the recogniser works it out as it starts."""
-    return sorted(unguarded(deck_ids, list(faces), ghost_faces(deck_ids, faces)))
+def pieced_faces(deck_ids, cards, faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """:func:`ghost_faces` for a model whose enrolled ``cards`` have these ``faces``; none when an
+    enrolled card kept no face (a model enrolled before faces were saved): nothing to piece on."""
+    return ghost_faces(deck_ids, faces) if len(faces) == len(cards) else {}
+
+
+def held_back(deck_ids, cards, faces: dict[str, np.ndarray]) -> list[str]:
+    """The enrolled ``cards`` not named until more of the deck is enrolled: :func:`unguarded` once
+    the faces that can be pieced together are. For the enrolment page and ``enroll --partial``;
+    the recogniser works it out as it starts."""
+    return sorted(unguarded(deck_ids, cards, pieced_faces(deck_ids, cards, faces)))
 
 
 class Pieces:

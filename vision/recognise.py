@@ -29,7 +29,7 @@ from vision import features
 from vision.decks import UnknownDeck, deck_card_ids
 from vision.detect import CardDetector, snap_to_edges
 from vision.features import NEXT, OPPOSITE
-from vision.ghosts import ghost_faces, unguarded
+from vision.ghosts import pieced_faces, unguarded
 from vision.ink import DifferenceHue, InkCheck
 from vision.model import CardModel
 from vision.refine import fit_to_face
@@ -101,7 +101,7 @@ class CardRecogniser:
         # the faces of the deck's cards nobody enrolled (enroll --partial), pieced together from the
         # enrolled ones (vision.ghosts): rivals that are never named, so a card not enrolled is not
         # named as its enrolled look-alike
-        self._ghosts = ghost_faces(deck, model.faces) if whole else {}
+        self._ghosts = pieced_faces(deck, model.cards, model.faces)
         # and enrolled cards a card neither enrolled nor pieced together may look like are not named
         self._unnamed = set(self._ghosts) | unguarded(deck, model.cards, self._ghosts)
         self._cards = list(model.cards) + list(self._ghosts)

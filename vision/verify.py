@@ -125,7 +125,7 @@ class FineCheck:
         """Smallest margin of ``flat`` (the card rectified as ``card``'s face lies) for
         ``card`` against each of ``rivals``; 0.5 when there is nothing to compare.
         ``seen``: ``fine(flat)`` if already computed."""
-        return min(self.margins(flat, card, rivals, seen).values(), default=0.5)
+        return min([0.5, *self.margins(flat, card, rivals, seen).values()])
 
     def margins(self, flat: np.ndarray, card: str, rivals, seen: np.ndarray | None = None) -> dict[str, float]:
         """The margin of ``flat`` for ``card`` against each of ``rivals`` it can be compared with."""
