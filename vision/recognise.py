@@ -39,6 +39,7 @@ from vision.verify import FineCheck, difference_focus, fine
 RIVALS = 4          # closest other cards the margin is measured against
 FIT_MIN_CONFIDENCE = 0.5  # a guessed outline this much like a face is worth fitting to it
 FIT_ROUNDS = 2   # ECC rounds for an outline (vision.refine.fit_to_face)
+FIT_FACES = 3    # a guessed outline that names nothing is fitted to this many of the faces it reads most like
 # an outline fitted to a face reads more like that face, so it must read surer to be named: at a
 # whole outline's thresholds purple-12s fitted to purple-10 were named purple-10 (style-2
 # evaluation seeds, 3 of 500 scenes, aaba7fa). Outlines guessed from merged shapes need no more than
@@ -205,6 +206,36 @@ class CardRecogniser:
         fitted = fit_to_face(frame, m.corners, face, rounds=FIT_ROUNDS)
         return None if fitted is None else self.identify(frame, fitted, complete=False, fitted=True)
 
+    def _read_guess(self, frame: np.ndarray, corners: np.ndarray) -> CardMatch:
+        """A guessed outline snapped to the edges it has and read; if unnamed, fitted to the faces it
+        most resembles in turn (or, if it reads like no face, to the deck's mean face) and read again."""
+        m = self.identify(frame, snap_to_edges(frame, corners), complete=False)
+        if m.card is not None:
+            return m
+        if m.best in self.model.faces and m.confidence >= FIT_MIN_CONFIDENCE:
+            again = self._fitted(frame, m, self.model.faces[m.best])
+            if again is not None and again.confidence > m.confidence:
+                m = again
+            if m.card is None:
+                # a guess 10-30 % off can read best as a look-alike: fitted to the next closest faces too,
+                # it is named only if one of them reads sure (style-2 development seeds 100..399: 17 more
+                # right names, none wrong)
+                near = self._scores(frame, m.corners)[3].max(axis=(0, 1))
+                for i in np.argsort(-near)[:FIT_FACES]:
+                    card = self._cards[int(i)]
+                    if card == m.best or card not in self.model.faces or near[i] < FIT_MIN_CONFIDENCE:
+                        continue
+                    again = self._fitted(frame, m, self.model.faces[card])
+                    if again is not None and again.card is not None:
+                        return again
+        elif self._mean_face is not None:
+            # a guess 3-12 px off read 0.16-0.5 (dark-bordered cards in merged outlines): too unlike
+            # any face to fit to one, it is fitted to the deck's mean face, which names no card
+            again = self._fitted(frame, m, self._mean_face)
+            if again is not None and again.card is not None:
+                m = again
+        return m
+
     def _decide(self, vectors: np.ndarray, scores: np.ndarray, bank: np.ndarray) -> tuple[int, int, int, float]:
         """(way round, turn, card, margin) of the best card for one descriptor."""
         o, turn, idx = (int(x) for x in np.unravel_index(int(np.argmax(scores)), scores.shape))
@@ -302,22 +333,20 @@ class CardRecogniser:
                     continue
             out.append(m)
         if guesses and self.model.cards:
-            # cheap ranking first: the best score of each guess, then keep one per place
+            # cheap ranking first: the best score of each guess, then one per place. A place whose
+            # guesses so far named nothing is tried with the next guess, and the first that names wins
             ranked = sorted(guesses, key=lambda c: self._quick_score(frame, c), reverse=True)
+            unnamed: list[CardMatch] = []
             for corners in ranked:
-                if any(quad_overlap(corners, k.corners) >= SAME_CARD_OVERLAP for k in out):
+                here = [k for k in out if quad_overlap(corners, k.corners) >= SAME_CARD_OVERLAP]
+                if here and not all(any(k is u for u in unnamed) for k in here):
                     continue
-                m = self.identify(frame, snap_to_edges(frame, corners), complete=False)
-                if m.card is None and m.best in self.model.faces and m.confidence >= FIT_MIN_CONFIDENCE:
-                    again = self._fitted(frame, m, self.model.faces[m.best])
-                    if again is not None and again.confidence > m.confidence:
-                        m = again
-                elif m.card is None and self._mean_face is not None:
-                    # a guess 3-12 px off read 0.16-0.5 (dark-bordered cards in merged outlines): too unlike
-                    # any face to fit to one, it is fitted to the deck's mean face, which names no card
-                    again = self._fitted(frame, m, self._mean_face)
-                    if again is not None and again.card is not None:
-                        m = again
+                m = self._read_guess(frame, corners)
+                if here and m.card is None:
+                    continue
+                out = [k for k in out if not any(k is h for h in here)]
+                if m.card is None:
+                    unnamed.append(m)
                 out.append(m)
         out += [m for m in doubtful if all(quad_overlap(m.corners, k.corners) < SAME_CARD_OVERLAP for k in out)]
         for m in out:
