@@ -95,12 +95,12 @@ class CardDetector:
             mask = self.background.foreground(small, edges)
             self.last_mask = mask
             contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            found = self._from_contours(frame, contours, mask.size, _snap_past_shadow)
+            found = self._from_contours(frame, contours, mask.size, snap_past_shadow)
             # a card lying over another merges with it in the mask; its own edges still close
             edges = cv2.bitwise_and(edges, cv2.dilate(mask, _VALLEY_KERNEL))
             loops = edge_loops(edges, s.min_area_frac * mask.size)
             whole = [q.corners for q in found if q.complete]
-            for q in self._from_contours(frame, loops, mask.size, _snap_past_shadow, guesses=False,
+            for q in self._from_contours(frame, loops, mask.size, snap_past_shadow, guesses=False,
                                          min_fit=s.min_loop_fit):
                 if all(_overlap(q.corners, c) < 0.5 for c in whole):
                     found.append(q)
@@ -185,7 +185,7 @@ class CardDetector:
 SHADOW_REACH = 12.0
 
 
-def _snap_past_shadow(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+def snap_past_shadow(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """:func:`snap_outermost` searching far enough inwards to see the card's own edge."""
     return snap_outermost(frame, corners, inward=SHADOW_REACH)
 
