@@ -50,6 +50,7 @@ FIT_FACES = 3    # a guessed outline that names nothing is fitted to this many o
 # those extras (+0.03 on guesses, +0.10 on the margin) stopped no wrong name and 3 and 26 right ones
 FITTED_EXTRA_CONFIDENCE = 0.03
 SAME_CARD_OVERLAP = 0.6  # two outlines sharing this much of the smaller one are the same card
+STRAY_OVERLAP = 0.15     # an unnamed guess sharing this much with a card kept is a piece of it
 # the light-free reading (vision.features.describe_contrast), chosen on style-1 seeds 0..399
 CONTRAST_MIN_CONFIDENCE = 0.85
 CONTRAST_MIN_MARGIN = 0.15
@@ -219,7 +220,9 @@ class CardRecogniser:
             # up to SHADOW_REACH outside the card, past the paper snap's reach (style-2 development seeds
             # 100..399: 10 more right names, none wrong)
             past = self.identify(frame, snap_past_shadow(frame, corners), complete=False)
-            if (past.card is not None, past.confidence) > (False, m.confidence):
+            # kept if it names, or reads surer and enough like a face to be fitted to it (what reads like
+            # no face keeps the paper's edge)
+            if past.card is not None or past.confidence > max(m.confidence, GUESS_FIT_MIN_CONFIDENCE):
                 m = past
         if m.card is not None:
             return m
@@ -353,7 +356,9 @@ class CardRecogniser:
                 if here and not all(any(k is u for u in unnamed) for k in here):
                     continue
                 m = self._read_guess(frame, corners)
-                if here and m.card is None:
+                m.blank = m.card is None and self._blank(frame, m.corners)
+                # where nothing is named, a blank reading wins: something covering the place, not a card
+                if here and m.card is None and not (m.blank and not any(h.blank for h in here)):
                     continue
                 out = [k for k in out if not any(k is h for h in here)]
                 if m.card is None:
@@ -361,8 +366,27 @@ class CardRecogniser:
                 out.append(m)
         out += [m for m in doubtful if all(quad_overlap(m.corners, k.corners) < SAME_CARD_OVERLAP for k in out)]
         for m in out:
-            m.blank = m.card is None and features.print_contrast(features.rectify(frame, m.corners)) < self._min_print
-        return out
+            m.blank = m.card is None and self._blank(frame, m.corners)
+        return _without_stray_guesses(out)
+
+    def _blank(self, frame: np.ndarray, corners: np.ndarray) -> bool:
+        """Nothing printed inside ``corners``: glare, a phone, a hand (BLANK_SHARE)."""
+        return features.print_contrast(features.rectify(frame, corners)) < self._min_print
+
+
+def _without_stray_guesses(matches: list[CardMatch]) -> list[CardMatch]:
+    """``matches`` without the unnamed, printed guesses lying partly (STRAY_OVERLAP) on a named card, a
+    whole outline or an unnamed guess ranked before them: more guesses are read at a place since the
+    sixteenth session, and those left unnamed beside a card were pieces of it, not cards (style-2
+    development seeds 100..399: false detections 17 -> 12, 11 before). Blank ones (a hand, a phone)
+    stay: the table watcher holds a card they cover."""
+    kept: list[CardMatch] = []
+    for m in sorted(matches, key=lambda m: (m.card is None, not m.complete)):   # stable: guesses keep their rank
+        stray = m.card is None and not m.complete and not m.blank
+        if stray and any(quad_overlap(m.corners, k.corners) >= STRAY_OVERLAP for k in kept):
+            continue
+        kept.append(m)
+    return kept
 
 
 def _deck_ids(deck: str) -> list[str]:
