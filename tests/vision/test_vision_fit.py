@@ -81,6 +81,17 @@ def dark_deck():
     return enrol_cards("pass-pass", "dark")
 
 
+def read_dark_scene(deck, seed, card):
+    """Development scene ``seed`` of the dark-bordered Pass Pass deck, a recogniser with its empty
+    table, and ``card``'s truth there."""
+    count = 1 + seed % 10   # cards in the scene
+    scene = table_scene(seed, "pass-pass", "dark", count)
+    shot = calibration_shot(seed, "pass-pass", "dark", count)
+    rec = CardRecogniser(deck, CardDetector(background=TableBackground.from_shot(
+        shot, table_to_image=scene.table_to_image)))
+    return scene, rec, next(t for t in scene.cards if t.card == card)
+
+
 @pytest.mark.parametrize(("seed", "card"), [(121, "green-8"), (169, "green-10"), (189, "purple-9")])
 def test_a_guess_that_reads_like_no_face_is_fitted_to_the_decks_mean_face(dark_deck, seed, card, monkeypatch):
     # development scenes: the card lies over another, their outlines merged; its guess is 3-12 px
@@ -88,12 +99,7 @@ def test_a_guess_that_reads_like_no_face_is_fitted_to_the_decks_mean_face(dark_d
     # their shadow and fitted to faces they read 0.3 like: held back here, as the mean face was built
     monkeypatch.setattr(recognise, "snap_past_shadow", snap_to_edges)
     monkeypatch.setattr(recognise, "GUESS_FIT_MIN_CONFIDENCE", recognise.FIT_MIN_CONFIDENCE)
-    count = 1 + seed % 10   # cards in the scene
-    scene = table_scene(seed, "pass-pass", "dark", count)
-    shot = calibration_shot(seed, "pass-pass", "dark", count)
-    rec = CardRecogniser(dark_deck, CardDetector(background=TableBackground.from_shot(
-        shot, table_to_image=scene.table_to_image)))
-    truth = next(t for t in scene.cards if t.card == card)
+    scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     named = [m for m in rec.recognise(scene.image) if m.card == card]
     assert len(named) == 1 and not named[0].complete
     assert corner_error(named[0].corners, truth.corners) < 3
@@ -105,12 +111,7 @@ def test_a_guess_that_reads_like_no_face_is_fitted_to_the_decks_mean_face(dark_d
 def test_a_place_whose_best_ranked_guess_names_nothing_is_tried_with_the_next_guess(dark_deck, seed, card):
     # development scenes: the card lies over another; the guess that ranked first at its place named
     # nothing, and until 2026-11 no other guess was read there
-    count = 1 + seed % 10
-    scene = table_scene(seed, "pass-pass", "dark", count)
-    shot = calibration_shot(seed, "pass-pass", "dark", count)
-    rec = CardRecogniser(dark_deck, CardDetector(background=TableBackground.from_shot(
-        shot, table_to_image=scene.table_to_image)))
-    truth = next(t for t in scene.cards if t.card == card)
+    scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     named = [m for m in rec.recognise(scene.image) if m.card == card]
     assert len(named) == 1 and not named[0].complete
     assert corner_error(named[0].corners, truth.corners) < 3
@@ -121,12 +122,7 @@ def test_a_card_on_a_ragged_merged_outline_is_guessed_from_a_coarser_polygon(dar
     # development scene 229, a photographed brick table: purple-3 lies over green-11, their difference
     # from the empty table is ragged, and simplified finely it showed no right-angled corner
     seed, card = 229, "purple-3"
-    count = 1 + seed % 10
-    scene = table_scene(seed, "pass-pass", "dark", count)
-    shot = calibration_shot(seed, "pass-pass", "dark", count)
-    rec = CardRecogniser(dark_deck, CardDetector(background=TableBackground.from_shot(
-        shot, table_to_image=scene.table_to_image)))
-    truth = next(t for t in scene.cards if t.card == card)
+    scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     named = [m for m in rec.recognise(scene.image) if m.card == card]
     assert len(named) == 1 and not named[0].complete
     assert corner_error(named[0].corners, truth.corners) < 3
@@ -138,12 +134,7 @@ def test_a_card_on_a_ragged_merged_outline_is_guessed_from_a_coarser_polygon(dar
 def test_a_guess_lying_on_the_cards_shadow_is_snapped_past_it(dark_deck, seed, card, monkeypatch):
     # development scenes: the difference from the empty table took in the card's shadow, so the guess
     # made from it lay outside the card, further than the paper's edge is looked for
-    count = 1 + seed % 10
-    scene = table_scene(seed, "pass-pass", "dark", count)
-    shot = calibration_shot(seed, "pass-pass", "dark", count)
-    rec = CardRecogniser(dark_deck, CardDetector(background=TableBackground.from_shot(
-        shot, table_to_image=scene.table_to_image)))
-    truth = next(t for t in scene.cards if t.card == card)
+    scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     named = [m for m in rec.recognise(scene.image) if m.card == card]
     assert len(named) == 1 and not named[0].complete
     assert corner_error(named[0].corners, truth.corners) < 3
@@ -154,13 +145,8 @@ def test_a_guess_lying_on_the_cards_shadow_is_snapped_past_it(dark_deck, seed, c
 def test_a_guess_reading_below_a_half_is_fitted_to_its_closest_faces(dark_deck, monkeypatch):
     # development scene 149: purple-12's guess, held to the paper's edge, reads under 0.5 as a look-alike
     seed, card = 149, "purple-12"
-    count = 1 + seed % 10
-    scene = table_scene(seed, "pass-pass", "dark", count)
-    shot = calibration_shot(seed, "pass-pass", "dark", count)
-    rec = CardRecogniser(dark_deck, CardDetector(background=TableBackground.from_shot(
-        shot, table_to_image=scene.table_to_image)))
+    scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     monkeypatch.setattr(recognise, "snap_past_shadow", snap_to_edges)
-    truth = next(t for t in scene.cards if t.card == card)
     named = [m for m in rec.recognise(scene.image) if m.card == card]
     assert len(named) == 1 and corner_error(named[0].corners, truth.corners) < 3
     monkeypatch.setattr(recognise, "GUESS_FIT_MIN_CONFIDENCE", recognise.FIT_MIN_CONFIDENCE)
