@@ -366,7 +366,8 @@ class CardRecogniser:
                 out.append(m)
         out += [m for m in doubtful if all(quad_overlap(m.corners, k.corners) < SAME_CARD_OVERLAP for k in out)]
         for m in out:
-            m.blank = m.card is None and self._blank(frame, m.corners)
+            if m.complete:   # the guesses were looked at as they were read
+                m.blank = m.card is None and self._blank(frame, m.corners)
         return _without_stray_guesses(out)
 
     def _blank(self, frame: np.ndarray, corners: np.ndarray) -> bool:
