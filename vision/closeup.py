@@ -18,7 +18,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.detect import CardDetector, DetectorSettings, _four_corners, _outline_fit, _overlap, _plausible, _refine
+from vision.detect import CardDetector, DetectorSettings, _four_corners, _outline_fit, _plausible, _refine, quad_overlap
 from vision.features import order_clockwise
 from vision.outline import snap_any
 
@@ -97,7 +97,7 @@ def card_outlines(image: np.ndarray, detector: CardDetector | None = None) -> li
     for i in order:
         if areas[i] < PART_SHARE * biggest:
             break
-        if all(_overlap(quads[i], k) < SAME_CARD for k in kept):
+        if all(quad_overlap(quads[i], k) < SAME_CARD for k in kept):
             kept.append(quads[i])
     return kept
 

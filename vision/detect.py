@@ -102,7 +102,7 @@ class CardDetector:
             whole = [q.corners for q in found if q.complete]
             for q in self._from_contours(frame, loops, mask.size, snap_past_shadow, guesses=False,
                                          min_fit=s.min_loop_fit):
-                if all(_overlap(q.corners, c) < 0.5 for c in whole):
+                if all(quad_overlap(q.corners, c) < 0.5 for c in whole):
                     found.append(q)
                     whole.append(q.corners)
             return _drop_nested([q for q in found if self.background.card_sized(q.corners)])
@@ -115,7 +115,7 @@ class CardDetector:
             loops = edge_loops(edge_mask(small), s.min_area_frac * mask.size)
             whole = [q.corners for q in found if q.complete]
             for q in self._from_contours(frame, loops, mask.size, snap_outermost, guesses=False):
-                if all(_overlap(q.corners, c) < 0.5 for c in whole):
+                if all(quad_overlap(q.corners, c) < 0.5 for c in whole):
                     found.append(q)
                     whole.append(q.corners)
             for q in found:
@@ -283,7 +283,7 @@ def _plausible(corners: np.ndarray, s: DetectorSettings) -> bool:
     return side.min() > 8 and side.max() / side.min() < s.max_aspect
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection area over the smaller quad's area."""
     a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
     inter, _ = cv2.intersectConvexConvex(a32, b32)
@@ -299,7 +299,7 @@ def _drop_nested(quads: list[CardQuad]) -> list[CardQuad]:
     for q in quads:
         if q.complete:
             a = cv2.contourArea(q.corners.astype(np.float32))
-            if any(b > 1.15 * a and _overlap(q.corners, o.corners) > 0.9 for o, b in zip(whole, areas)):
+            if any(b > 1.15 * a and quad_overlap(q.corners, o.corners) > 0.9 for o, b in zip(whole, areas)):
                 continue
         out.append(q)
     return out

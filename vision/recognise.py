@@ -27,7 +27,7 @@ import numpy as np
 
 from vision import features
 from vision.decks import UnknownDeck, deck_card_ids
-from vision.detect import CardDetector, snap_past_shadow, snap_to_edges
+from vision.detect import CardDetector, quad_overlap, snap_past_shadow, snap_to_edges
 from vision.features import NEXT, OPPOSITE
 from vision.ghosts import pieced_faces, unguarded
 from vision.ink import DifferenceHue, InkCheck
@@ -396,14 +396,6 @@ def _deck_ids(deck: str) -> list[str]:
         return deck_card_ids(deck)
     except UnknownDeck:
         return []
-
-
-def quad_overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection area over the smaller quad's area."""
-    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    inter, _ = cv2.intersectConvexConvex(a32, b32)
-    small = min(cv2.contourArea(a32), cv2.contourArea(b32))
-    return float(inter) / small if small > 0 else 0.0
 
 
 DARK_RIM = 70.0   # mean grey of a card's outer rim below which it may be a printed dark border
