@@ -32,7 +32,8 @@ class CardQuad:
     """Four corners (image px, clockwise) of something card-shaped.
 
     ``complete`` is False for a card whose outline was inferred from a partly hidden shape
-    (a rough guess: see :func:`snap_to_edges` and :mod:`vision.refine`).
+    (a rough guess: see :func:`snap_to_edges` and :mod:`vision.refine`); the guesses made from
+    one merged shape share its ``outline``.
     """
 
     corners: np.ndarray
@@ -169,11 +170,11 @@ class CardDetector:
         if frame is not None and self.background is not None:
             top = self.background.top_card(frame, outline * k + (k - 1) / 2)
             if top is not None and _plausible(order_clockwise(top), self.settings):
-                out.append(CardQuad(order_clockwise(top), complete=False))
+                out.append(CardQuad(order_clockwise(top), complete=False, outline=outline))
         for corners in card_hypotheses(outline, self.last_mask):
             corners = order_clockwise(corners * k + (k - 1) / 2)  # snapped later, if worth it
             if _plausible(corners, self.settings):
-                out.append(CardQuad(corners, complete=False))
+                out.append(CardQuad(corners, complete=False, outline=outline))
         if self.background is not None:
             # as in detect(): the recogniser also asks here for a doubtful whole outline's guesses
             out = [q for q in out if self.background.card_sized(q.corners)]

@@ -33,7 +33,7 @@ from vision.ghosts import pieced_faces, unguarded
 from vision.ink import DifferenceHue, InkCheck
 from vision.model import CardModel
 from vision.refine import fit_to_face
-from vision.repeat import LastFrame, StillFrame
+from vision.repeat import LastFrame, StillFrame, StillParts
 from vision.verify import FineCheck, difference_focus, fine
 
 RIVALS = 4          # closest other cards the margin is measured against
@@ -101,6 +101,8 @@ class CardRecogniser:
         # a frame identical to the last one (simulated tables), or with ``still_frames`` one that differs
         # from the last worked on only by a camera's noise, gets its matches again (vision.repeat)
         self._last = StillFrame() if still_frames else LastFrame() if same_frames else None
+        # and then, part by part: the cards of the parts of the frame that did not change (vision.repeat)
+        self._parts = StillParts() if still_frames else None
         whole = len(model.faces) == len(model.cards)   # every enrolled card kept its face
         deck = [] if in_play_only else _deck_ids(model.deck)
         # the faces of the deck's cards nobody enrolled (enroll --partial), pieced together from the
@@ -144,6 +146,11 @@ class CardRecogniser:
     def reused_frames(self) -> int:
         """Frames answered with an earlier frame's matches (``still_frames``), for benchmarks."""
         return getattr(self._last, "reused", 0)
+
+    @property
+    def reused_parts(self) -> int:
+        """Parts of frames answered with an earlier frame's cards (``still_frames``), for benchmarks."""
+        return getattr(self._parts, "reused", 0)
 
     def _scores(self, frame: np.ndarray, corners: np.ndarray):
         """The quad's ways round, their flat faces, descriptors and scores (option, turn, card)."""
@@ -310,7 +317,25 @@ class CardRecogniser:
         return out if blank else [m for m in out if not m.blank]
 
     def _recognise(self, frame: np.ndarray) -> list[CardMatch]:
-        quads = self.detector.detect(frame)
+        out: list[CardMatch] = []
+        if self._parts is not None:
+            self._parts.begin(frame)
+        for box, quads in _parts(self.detector.detect(frame), self.detector.settings.scale):
+            found = self._parts.get(box) if self._parts is not None else None
+            if found is None:
+                found = self._part(frame, quads)
+                if self._parts is not None:
+                    self._parts.keep(box, [replace(m, corners=m.corners.copy()) for m in found])
+            else:
+                found = [replace(m, corners=m.corners.copy()) for m in found]
+            out += found
+        if self._parts is not None:
+            self._parts.end()
+        return _without_stray_guesses(out)
+
+    def _part(self, frame: np.ndarray, quads: list) -> list[CardMatch]:
+        """The cards in one part of the frame: the quads the detector found in one outline (a lone
+        card's, or the guesses from a merged shape)."""
         out, doubtful, guesses = [], [], []
         for q in quads:
             if not q.complete:
@@ -345,6 +370,7 @@ class CardRecogniser:
                     guesses += more
                     doubtful.append(m)
                     continue
+            m.blank = m.card is None and self._blank(frame, m.corners)
             out.append(m)
         if guesses and self.model.cards:
             # cheap ranking first: the best score of each guess, then one per place. A place whose
@@ -364,11 +390,11 @@ class CardRecogniser:
                 if m.card is None:
                     unnamed.append(m)
                 out.append(m)
-        out += [m for m in doubtful if all(quad_overlap(m.corners, k.corners) < SAME_CARD_OVERLAP for k in out)]
-        for m in out:
-            if m.complete:   # the guesses were looked at as they were read
+        for m in doubtful:
+            if all(quad_overlap(m.corners, k.corners) < SAME_CARD_OVERLAP for k in out):
                 m.blank = m.card is None and self._blank(frame, m.corners)
-        return _without_stray_guesses(out)
+                out.append(m)
+        return out
 
     def _blank(self, frame: np.ndarray, corners: np.ndarray) -> bool:
         """Nothing printed inside ``corners``: glare, a phone, a hand (BLANK_SHARE)."""
@@ -388,6 +414,32 @@ def _without_stray_guesses(matches: list[CardMatch]) -> list[CardMatch]:
             continue
         kept.append(m)
     return kept
+
+
+def _parts(quads: list, scale: int) -> list[tuple[tuple[int, int, int, int], list]]:
+    """The detector's quads grouped into parts of the frame, each with its box in full-frame px
+    (x0, y0, x1, y1): the quads found in one outline (a lone card's, or a merged shape's guesses),
+    and together those whose outlines' boxes meet (a card found by its own edges inside a merged
+    shape is one of that shape's cards)."""
+    by_outline: dict[int, list] = {}
+    for q in quads:
+        by_outline.setdefault(id(q.outline) if q.outline is not None else id(q), []).append(q)
+    parts: list[tuple[np.ndarray, list]] = []
+    for group in by_outline.values():
+        outline = group[0].outline
+        pts = outline * scale + (scale - 1) / 2 if outline is not None else group[0].corners
+        box = np.concatenate([np.floor(pts.min(axis=0)), np.ceil(pts.max(axis=0))])
+        while meeting := [p for p in parts if _boxes_meet(box, p[0])]:   # the grown box may meet more
+            for other in meeting:
+                box = np.concatenate([np.minimum(box[:2], other[0][:2]), np.maximum(box[2:], other[0][2:])])
+                group = other[1] + group
+            parts = [p for p in parts if not any(p is m for m in meeting)]
+        parts.append((box, group))
+    return [(tuple(int(v) for v in box), group) for box, group in parts]
+
+
+def _boxes_meet(a: np.ndarray, b: np.ndarray) -> bool:
+    return bool(a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3])
 
 
 def _deck_ids(deck: str) -> list[str]:

@@ -18,6 +18,7 @@ on a real camera it would cost a sampled comparison and a frame copy for nothing
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -78,16 +79,11 @@ class StillFrame:
         self._age = 0
         self.reused = 0   # frames answered with the kept result (for benchmarks and logs)
 
-    def _shrink(self, frame: np.ndarray) -> np.ndarray:
-        h, w = frame.shape[:2]
-        size = (max(1, w // STILL_SCALE), max(1, h // STILL_SCALE))
-        return cv2.resize(frame, size, interpolation=cv2.INTER_AREA).astype(np.int16)
-
     def get(self, frame: np.ndarray) -> Any:
         """The kept result if ``frame`` shows the kept frame's still table, else None."""
         if self._small is None or self._age + 1 >= self.refresh:
             return None
-        small = self._shrink(frame)
+        small = _shrink(frame)
         if small.shape != self._small.shape or int(np.abs(small - self._small).max()) > self.level:
             return None
         self._age += 1
@@ -95,4 +91,84 @@ class StillFrame:
         return self._result
 
     def keep(self, frame: np.ndarray, result: Any) -> None:
-        self._small, self._result, self._age = self._shrink(frame), result, 0
+        self._small, self._result, self._age = _shrink(frame), result, 0
+
+
+# StillParts: the same, part by part. A card laid on a table of nine changes one part of the frame;
+# the nine others keep what was made of them
+PART_MARGIN = 8      # px around a part's outline compared too (its shadow; a hand coming near)
+PART_SHIFT = 4       # px: an outline whose box moved by no more than this is the same part
+PART_REFRESH = 10    # worked frames: a part is worked on again after this many, one part a frame
+
+
+@dataclass
+class _Part:
+    box: tuple[int, int, int, int]      # the outline's box, full-frame px (x0, y0, x1, y1)
+    window: tuple[slice, slice]         # where it is compared, in the shrunk frame
+    small: np.ndarray                   # that window when the part was worked on
+    result: Any
+    age: int = 0                        # worked frames it was given again since
+
+
+class StillParts:
+    """What was made of each part of a frame (the cards found in one outline), given again
+    while that part of the table is still: the outline's box within PART_SHIFT px, and the
+    frame around it, averaged over STILL_SCALE² pixels, within STILL_LEVEL grey levels of
+    when the part was worked on (a slow change adds up, as in :class:`StillFrame`). A part
+    given again PART_REFRESH times is worked on again, at most one a frame, so the work of a
+    full refresh is spread over frames.
+
+        >>> parts = StillParts()
+        >>> table = np.full((72, 128, 3), 90, np.uint8)
+        >>> parts.begin(table); parts.keep((8, 8, 40, 40), ["a card"]); parts.end()
+        >>> parts.begin(table); parts.get((9, 8, 40, 41)), parts.get((60, 8, 90, 40))
+        (['a card'], None)
+    """
+
+    def __init__(self, level: float = STILL_LEVEL, refresh: int = PART_REFRESH):
+        self.level, self.refresh = level, refresh
+        self._kept: list[_Part] = []
+        self._next: list[_Part] = []
+        self._small: np.ndarray | None = None
+        self._refreshed = False
+        self.reused = 0   # parts given again (for benchmarks and tests)
+
+    def begin(self, frame: np.ndarray) -> None:
+        """Start a frame: the parts it does not ask for (``get`` or ``keep``) are forgotten at ``end``."""
+        self._small = _shrink(frame)
+        self._next, self._refreshed = [], False
+
+    def get(self, box: tuple[int, int, int, int]) -> Any:
+        """The kept result of the part whose outline's box is ``box``, if that part is still."""
+        for part in self._kept:
+            if max(abs(a - b) for a, b in zip(part.box, box)) > PART_SHIFT:
+                continue
+            now = self._small[part.window]
+            if now.shape != part.small.shape or int(np.abs(now - part.small).max()) > self.level:
+                return None
+            if part.age + 1 >= self.refresh and not self._refreshed:
+                self._refreshed = True   # worked on again, the others wait their turn
+                return None
+            part.age += 1
+            self._kept.remove(part)   # one outline, one part
+            self._next.append(part)
+            self.reused += 1
+            return part.result
+        return None
+
+    def keep(self, box: tuple[int, int, int, int], result: Any) -> None:
+        """What was made of the part whose outline's box is ``box`` in this frame."""
+        h, w = self._small.shape[:2]
+        x0, y0, x1, y1 = box
+        window = (slice(max(0, (y0 - PART_MARGIN) // STILL_SCALE), min(h, (y1 + PART_MARGIN) // STILL_SCALE + 1)),
+                  slice(max(0, (x0 - PART_MARGIN) // STILL_SCALE), min(w, (x1 + PART_MARGIN) // STILL_SCALE + 1)))
+        self._next.append(_Part(box, window, self._small[window].copy(), result))
+
+    def end(self) -> None:
+        self._kept, self._next = self._next, []
+
+
+def _shrink(frame: np.ndarray) -> np.ndarray:
+    h, w = frame.shape[:2]
+    size = (max(1, w // STILL_SCALE), max(1, h // STILL_SCALE))
+    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA).astype(np.int16)
