@@ -336,8 +336,8 @@ class CardRecogniser:
         return _without_stray_guesses(out)
 
     def _part(self, frame: np.ndarray, quads: list) -> list[CardMatch]:
-        """The cards in one part of the frame: the quads the detector found in one outline (a lone
-        card's, or the guesses from a merged shape)."""
+        """The cards in one part of the frame (:func:`_parts`): the quads the detector found in one
+        outline (a lone card's, or the guesses from a merged shape) and in outlines meeting it."""
         out, doubtful, guesses = [], [], []
         for q in quads:
             if not q.complete:
