@@ -27,7 +27,7 @@ import numpy as np
 
 from vision import features
 from vision.decks import UnknownDeck, deck_card_ids
-from vision.detect import CardDetector, quad_overlap, snap_past_shadow, snap_to_edges
+from vision.detect import CardDetector, CardQuad, quad_overlap, snap_past_shadow, snap_to_edges
 from vision.features import NEXT, OPPOSITE
 from vision.ghosts import pieced_faces, unguarded
 from vision.ink import DifferenceHue, InkCheck
@@ -322,21 +322,20 @@ class CardRecogniser:
         out: list[CardMatch] = []
         if self._parts is not None:
             self._parts.begin(frame)
-        for box, quads in _parts(self.detector.detect(frame), self.detector.settings.scale):
+        for box, quads in _split_into_parts(self.detector.detect(frame), self.detector.settings.scale):
+            # kept as they are: with still_frames, recognise() hands out copies only
             found = self._parts.get(box) if self._parts is not None else None
             if found is None:
                 found = self._part(frame, quads)
                 if self._parts is not None:
-                    self._parts.keep(box, [replace(m, corners=m.corners.copy()) for m in found])
-            else:
-                found = [replace(m, corners=m.corners.copy()) for m in found]
+                    self._parts.keep(box, found)
             out += found
         if self._parts is not None:
             self._parts.end()
         return _without_stray_guesses(out)
 
-    def _part(self, frame: np.ndarray, quads: list) -> list[CardMatch]:
-        """The cards in one part of the frame (:func:`_parts`): the quads the detector found in one
+    def _part(self, frame: np.ndarray, quads: list[CardQuad]) -> list[CardMatch]:
+        """The cards in one part of the frame (:func:`_split_into_parts`): the quads the detector found in one
         outline (a lone card's, or the guesses from a merged shape) and in outlines meeting it."""
         out, doubtful, guesses = [], [], []
         for q in quads:
@@ -418,7 +417,7 @@ def _without_stray_guesses(matches: list[CardMatch]) -> list[CardMatch]:
     return kept
 
 
-def _parts(quads: list, scale: int) -> list[tuple[tuple[int, int, int, int], list]]:
+def _split_into_parts(quads: list, scale: int) -> list[tuple[tuple[int, int, int, int], list]]:
     """The detector's quads grouped into parts of the frame, each with its box in full-frame px
     (x0, y0, x1, y1): the quads found in one outline (a lone card's, or a merged shape's guesses),
     and together those whose outlines' boxes meet (a card found by its own edges inside a merged
