@@ -103,14 +103,14 @@ def mark_path(log_path: str | Path) -> Path:
     return Path(str(log_path) + ".mark")
 
 
-def write_mark(log_: EventLog) -> None:
-    """Note the log's newest seq beside it (atomically; not synced: a stale mark only
-    under-reports)."""
+def write_mark(log_: EventLog, *, at_least: int = 0) -> None:
+    """Note the log's newest seq beside it, or ``at_least`` if that is higher (atomically;
+    not synced: a stale mark only under-reports)."""
     if log_.path == ":memory:":
         return
     path = mark_path(log_.path)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps({"seq": log_.last_seq(), "t": time.time()}))
+    tmp.write_text(json.dumps({"seq": max(log_.last_seq(), at_least), "t": time.time()}))
     os.replace(tmp, path)
 
 
@@ -158,6 +158,7 @@ class Keeper:
         self._thread: threading.Thread | None = None
         self._last_mark_seq = -1
         self._last_mark = 0.0
+        self._mark_floor = 0  # the seq the lost rows had reached: the mark keeps saying it
         self.copies_made = 0
         self.pruned = 0
 
@@ -167,6 +168,7 @@ class Keeper:
             lost = lost_rows(self.log)
             if lost is not None:
                 self.session.report_lost_rows(*lost)
+                self._mark_floor = lost[1]
         self._thread = threading.Thread(target=self._run, name="log-keeper", daemon=True)
         self._thread.start()
 
@@ -209,8 +211,8 @@ class Keeper:
         self._last_mark = time.monotonic()
         seq = self.log.last_seq()
         if force or seq != self._last_mark_seq:
-            try:
-                write_mark(self.log)
+            try:  # never below the lost rows: the next start and `log check` still name them
+                write_mark(self.log, at_least=self._mark_floor)
                 self._last_mark_seq = seq
             except OSError:
                 pass
