@@ -29,6 +29,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.features import BORDER_DARK, BORDERED_SHARE, dark_border
+
 SHARES = np.arange(0.025, 0.2, 0.004, dtype=np.float32)   # border widths tried (shares of the field: ~1.4-11 mm;
 # a card's soft shadow all round is narrower than a printed border)
 SIDE_T = np.linspace(0.15, 0.85, 12, dtype=np.float32)   # where along each side the step is read
@@ -110,3 +112,75 @@ def _plateau_middle(score: np.ndarray, best: int) -> int:
     while hi < len(top) - 1 and top[hi + 1]:
         hi += 1
     return (lo + hi) // 2 if hi < len(top) - 1 else hi
+
+
+def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``faces`` (rectified enrolment photos) with the faces of a dark-bordered deck that were
+    enrolled inside their border given the deck's border back: the field shrunk into the
+    border's width measured on the deck's other faces, the band painted their border's colour.
+    A deck is bordered when BORDERED_SHARE of its faces have a dark rim all round
+    (:func:`vision.features.deck_inset`); other decks are returned as they are.
+
+    On a dark table a close-up's border cannot be told from the cloth, so its card is enrolled
+    from the field inside (style 2: 6 of the 48 dark-bordered Pass Pass faces). Such a face then
+    matches other cards read inside their border and pulls the outline fitted to it inside the
+    border: a purple 12 fitted to the borderless purple 10 read like it.
+
+        >>> field = np.full((88, 63, 3), 220, np.uint8)
+        >>> card = np.zeros((88, 63, 3), np.uint8); card[4:84, 3:60] = 220
+        >>> faces = border_given_back({"a": card, "b": card, "c": card, "d": card, "e": card, "f": field})
+        >>> int(faces["f"][1, 30, 0]), int(faces["f"][44, 30, 0]), faces["f"].shape
+        (0, 220, (88, 63, 3))
+    """
+    bordered = {c: f for c, f in faces.items() if dark_border(f)}
+    if len(bordered) == len(faces) or len(bordered) < BORDERED_SHARE * len(faces):
+        return dict(faces)
+    measured = [_band(f) for f in bordered.values()]
+    widths = np.median([m[0] for m in measured], axis=0)   # top, right, bottom, left: shares of the card
+    colour = np.median([m[1] for m in measured], axis=0)
+    out = dict(faces)
+    for card, face in faces.items():
+        if card not in bordered:
+            out[card] = _framed(face, widths, colour)
+    return out
+
+
+def _band(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(widths of the dark band on each side, top, right, bottom, left, as shares of the face's
+    height or width; its median colour) of a face with a dark border."""
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    h, w = grey.shape
+    paper = float(np.percentile(grey[h // 8:h - h // 8, w // 8:w - w // 8], 90))
+    level = BORDER_DARK * paper
+    mid_x, mid_y = slice(w // 5, w - w // 5), slice(h // 5, h - h // 5)
+    profiles = (np.median(grey[:h // 4, mid_x], axis=1), np.median(grey[mid_y, ::-1][:, :w // 4], axis=0),
+                np.median(grey[::-1][:h // 4, mid_x], axis=1), np.median(grey[mid_y, :w // 4], axis=0))
+    widths = [_crossing(p, level) / n for p, n in zip(profiles, (h, w, h, w))]
+    ring = np.zeros((h, w), bool)
+    t, r, b, lft = (max(1, int(np.floor(x * n))) for x, n in zip(widths, (h, w, h, w)))
+    ring[:t], ring[h - b:], ring[:, :lft], ring[:, w - r:] = True, True, True, True
+    return np.array(widths, np.float32), np.median(face[ring].astype(np.float32), axis=0)
+
+
+def _crossing(profile: np.ndarray, level: float) -> float:
+    """Where ``profile`` (from the rim inwards) first rises past ``level``, in px from the rim's
+    outer edge (between samples: linear)."""
+    above = np.nonzero(profile >= level)[0]
+    if len(above) == 0:
+        return float(len(profile))
+    i = int(above[0])
+    if i == 0:
+        return 0.0
+    a, b = float(profile[i - 1]), float(profile[i])
+    return i + (level - a) / max(b - a, 1e-6) - 0.5   # sample i covers px i..i+1: its centre is i + 0.5
+
+
+def _framed(field: np.ndarray, widths: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """``field`` shrunk inside a band of ``colour`` ``widths`` wide (shares: top, right, bottom, left)."""
+    h, w = field.shape[:2]
+    top, right, bottom, left = widths[0] * h, widths[1] * w, widths[2] * h, widths[3] * w
+    sx, sy = (w - left - right) / w, (h - top - bottom) / h
+    # pixel centres: the field's edges (-0.5 and w - 0.5) land on the band's inner edges
+    m = np.float32([[sx, 0, left - 0.5 + 0.5 * sx], [0, sy, top - 0.5 + 0.5 * sy]])
+    return cv2.warpAffine(field, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                          borderValue=tuple(float(c) for c in colour))

@@ -115,10 +115,11 @@ def deck_inset(faces) -> float:
     faces = list(faces)
     if not faces:
         return INSET
-    return BORDERED_INSET if sum(map(_dark_border, faces)) >= BORDERED_SHARE * len(faces) else INSET
+    return BORDERED_INSET if sum(map(dark_border, faces)) >= BORDERED_SHARE * len(faces) else INSET
 
 
-def _dark_border(face: np.ndarray) -> bool:
+def dark_border(face: np.ndarray) -> bool:
+    """Whether a rectified face has a dark rim all round (a printed border)."""
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
     h, w = grey.shape
     dx, dy = max(1, int(round(w * INSET))), max(1, int(round(h * INSET)))

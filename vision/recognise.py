@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision import features
+from vision.border import border_given_back
 from vision.decks import UnknownDeck, deck_card_ids, ink_siblings
 from vision.detect import CardDetector, CardQuad, quad_overlap, snap_past_shadow, snap_to_edges
 from vision.features import NEXT, OPPOSITE
@@ -109,22 +110,25 @@ class CardRecogniser:
         # and then, part by part: the cards of the parts of the frame that did not change (vision.repeat)
         self._parts = StillParts() if still_frames else None
         whole = len(model.faces) == len(model.cards)   # every enrolled card kept its face
+        # the faces of a dark-bordered deck enrolled inside their border (a close-up on a dark table)
+        # given the deck's border back (vision.border), so that every face is read the same way
+        self._faces = border_given_back(model.faces) if whole else dict(model.faces)
         deck = [] if in_play_only else _deck_ids(model.deck)
         # the faces of the deck's cards nobody enrolled (enroll --partial), pieced together from the
         # enrolled ones (vision.ghosts): rivals that are never named, so a card not enrolled is not
         # named as its enrolled look-alike
-        self._ghosts = pieced_faces(deck, model.cards, model.faces)
+        self._ghosts = pieced_faces(deck, model.cards, self._faces)
         # and enrolled cards a card neither enrolled nor pieced together may look like are not named
         self._unnamed = set(self._ghosts) | unguarded(deck, model.cards, self._ghosts)
         # a card refused by the full-size checks may be its value in another ink (vision.decks.ink_siblings)
         self._siblings = ink_siblings(model.deck)
         self._cards = list(model.cards) + list(self._ghosts)
-        faces = {**model.faces, **self._ghosts}
+        faces = {**self._faces, **self._ghosts}
         n = len(self._cards)
         templates = model.templates
-        self._inset = features.deck_inset(model.faces.values()) if whole else features.INSET
+        self._inset = features.deck_inset(self._faces.values()) if whole else features.INSET
         if self._inset != features.INSET:   # a bordered deck: its templates made again, a wider rim left out
-            templates = np.array([features.describe(model.faces[c], inset=self._inset) for c in model.cards])
+            templates = np.array([features.describe(self._faces[c], inset=self._inset) for c in model.cards])
         if self._ghosts:
             templates = np.vstack([templates] + [features.describe(g, inset=self._inset)
                                                  for g in self._ghosts.values()])
@@ -145,9 +149,9 @@ class CardRecogniser:
         # the enrolled faces averaged, both turns: the deck's layout (border, paper, where the print lies)
         # without any one card's print, to fit a guessed outline that reads like no face to
         flats = [cv2.resize(f, features.RECT_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
-                 for f in model.faces.values()]
+                 for f in self._faces.values()]
         self._mean_face = np.mean(flats + [f[::-1, ::-1] for f in flats], axis=0).astype(np.uint8) if flats else None
-        self._min_print = BLANK_SHARE * min((features.print_contrast(f) for f in model.faces.values()), default=0.0)
+        self._min_print = BLANK_SHARE * min((features.print_contrast(f) for f in self._faces.values()), default=0.0)
 
     @property
     def reused_frames(self) -> int:
@@ -238,7 +242,7 @@ class CardRecogniser:
         ``card`` was read. The light-free reading, if sure of another card, has the last word."""
         found = []
         for sibling in self._siblings.get(card, ()):
-            if sibling not in self.model.faces or sibling in self._unnamed:
+            if sibling not in self._faces or sibling in self._unnamed:
                 continue
             if contrast_named is not None and contrast_named != sibling:
                 continue
@@ -271,8 +275,8 @@ class CardRecogniser:
                 m = past
         if m.card is not None:
             return m
-        if m.best in self.model.faces and m.confidence >= GUESS_FIT_MIN_CONFIDENCE:
-            again = self._fitted(frame, m, self.model.faces[m.best])
+        if m.best in self._faces and m.confidence >= GUESS_FIT_MIN_CONFIDENCE:
+            again = self._fitted(frame, m, self._faces[m.best])
             if again is not None and again.confidence > m.confidence:
                 m = again
             if m.card is None:
@@ -282,9 +286,9 @@ class CardRecogniser:
                 near = self._scores(frame, m.corners)[3].max(axis=(0, 1))
                 for i in np.argsort(-near)[:FIT_FACES]:
                     card = self._cards[int(i)]
-                    if card == m.best or card not in self.model.faces or near[i] < GUESS_FIT_MIN_CONFIDENCE:
+                    if card == m.best or card not in self._faces or near[i] < GUESS_FIT_MIN_CONFIDENCE:
                         continue
-                    again = self._fitted(frame, m, self.model.faces[card])
+                    again = self._fitted(frame, m, self._faces[card])
                     if again is not None and again.card is not None:
                         return again
         elif self._mean_face is not None:
@@ -392,12 +396,12 @@ class CardRecogniser:
                 wider = self.identify(frame, centre + (q.corners - centre) * BORDER_GROW)
                 if wider.card is not None:
                     m = wider
-            if m.card is None and m.best in self.model.faces and m.confidence >= FIT_MIN_CONFIDENCE:
+            if m.card is None and m.best in self._faces and m.confidence >= FIT_MIN_CONFIDENCE:
                 # an outline a few px off (a dark border lost in its own shadow) reads badly: fit it to the
                 # face. Moved towards that face, it must read surer (FITTED_EXTRA_CONFIDENCE;
                 # a second fit to the closest rival's face, which had to read as the same name, still let
                 # 4 more wrong names through in 2,000 scenes: 9 instead of 5, for 47 more names)
-                again = self._fitted(frame, m, self.model.faces[m.best])
+                again = self._fitted(frame, m, self._faces[m.best])
                 if again is not None and (again.card is not None, again.confidence) > (False, m.confidence):
                     m = replace(again, complete=True)
             if m.card is None and m.confidence < self.model.min_confidence and q.outline is not None:
