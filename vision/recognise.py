@@ -383,6 +383,7 @@ class CardRecogniser:
                 guesses.append(q.corners)
                 continue
             m = self.identify(frame, q.corners)
+            sure = self.model.min_confidence   # an outline reading this much and named nothing is one card
             if _dark_rim(frame, q.corners):
                 # a dark border: its face may have been enrolled from inside the border (on a dark
                 # table the border cannot be told from the cloth); a reading that names, else the surer, wins
@@ -404,7 +405,8 @@ class CardRecogniser:
                 again = self._fitted(frame, m, self._faces[m.best])
                 if again is not None and (again.card is not None, again.confidence) > (False, m.confidence):
                     m = replace(again, complete=True)
-            if m.card is None and m.confidence < self.model.min_confidence and q.outline is not None:
+                    sure = self.model.min_confidence + FITTED_EXTRA_CONFIDENCE   # a fitted outline's own threshold
+            if m.card is None and m.confidence < sure and q.outline is not None:
                 # perhaps two nearly stacked cards whose union looked like one: try guesses
                 more = [g.corners for g in self.detector.guesses(q.outline, frame)]
                 if more:
