@@ -79,9 +79,6 @@ class Deck:
     card_ids: tuple[str, ...]
     card_size_mm: tuple[float, float] = (63.0, 88.0)
     labels: dict[str, dict[str, str]] = field(default_factory=dict)  # card id -> {en, fr}
-    # groups of cards printed alike but in different inks (a value in each colour): a camera washes
-    # an ink's colour out, so the recogniser may try a refused name's ink siblings (vision.recognise)
-    ink_groups: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)

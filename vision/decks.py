@@ -58,18 +58,6 @@ def deck_card_ids(deck: str) -> list[str]:
     return list(known[deck].card_ids)
 
 
-def ink_siblings(deck: str) -> dict[str, tuple[str, ...]]:
-    """Each card of ``deck`` printed alike in other inks -> those cards (none for a deck
-    whose game names no ink groups, or an unknown deck).
-
-        >>> ink_siblings("pass-pass")["blue-10"]
-        ('purple-10', 'green-10', 'yellow-10')
-    """
-    spec = decks().get(deck)
-    groups = spec.ink_groups if spec is not None else ()
-    return {card: tuple(c for c in group if c != card) for group in groups for card in group}
-
-
 def deck_of_card(card: str) -> str:
     """The deck a card id belongs to (``UnknownDeck`` if none)."""
     known = decks()

@@ -9,9 +9,6 @@ enrolled faces) can only veto: if it clearly names another card than the colours
 is trusted. A name is kept only if the full-size print lies on the named
 face's side of its closest rivals and no patch of it is far from the named face
 (:mod:`vision.verify`), and if its ink's hue is not a closer rival's (:mod:`vision.ink`).
-A name those checks refuse gives way to the card printed alike in another ink (the deck's ink
-groups: a value in each colour) when exactly one such card passes them all: the descriptors read
-a value's layout surely but its ink by amount of colour, which a camera washes out.
 With a deck enrolled in part, the faces of the cards not enrolled are pieced together from
 the others (:mod:`vision.ghosts`): rivals that are never named; an enrolled card that a card
 neither enrolled nor pieced together may look like is not named either.
@@ -30,7 +27,7 @@ import numpy as np
 
 from vision import features
 from vision.border import border_given_back
-from vision.decks import UnknownDeck, deck_card_ids, ink_siblings
+from vision.decks import UnknownDeck, deck_card_ids
 from vision.detect import CardDetector, CardQuad, quad_overlap, snap_past_shadow, snap_to_edges
 from vision.features import NEXT, OPPOSITE
 from vision.ghosts import pieced_faces, unguarded
@@ -120,8 +117,6 @@ class CardRecogniser:
         self._ghosts = pieced_faces(deck, model.cards, self._faces)
         # and enrolled cards a card neither enrolled nor pieced together may look like are not named
         self._unnamed = set(self._ghosts) | unguarded(deck, model.cards, self._ghosts)
-        # a card refused by the full-size checks may be its value in another ink (vision.decks.ink_siblings)
-        self._siblings = ink_siblings(model.deck)
         self._cards = list(model.cards) + list(self._ghosts)
         faces = {**self._faces, **self._ghosts}
         n = len(self._cards)
@@ -210,14 +205,7 @@ class CardRecogniser:
         near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
         rivals = [self._cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
         if self._refused(_turned(flats[o], turn), m.card, rivals):
-            # the print is this value's but not this ink's: one of its ink siblings, if exactly one passes
-            contrast_named = self._cards[cidx] if float(cscores[co, cturn, cidx]) >= need_cconf and \
-                cmargin >= need_cmargin else None
-            sibling = self._ink_sibling(options[o], flats[o], scores[o], m.card, rivals, contrast_named)
-            if sibling is None:
-                m.card = None
-            else:
-                m.card, m.best, m.corners, m.confidence = sibling
+            m.card = None
         return m
 
     def _refused(self, flat: np.ndarray, card: str, rivals: list[str]) -> bool:
@@ -233,25 +221,6 @@ class CardRecogniser:
         return (self._fine.mismatch(flat, card, seen) > MAX_MISMATCH
                 or self._ink.rival_hue(flat, card, rivals) is not None
                 or self._hues.rival(flat, card, rivals) is not None)
-
-    def _ink_sibling(self, quad: np.ndarray, flat: np.ndarray, scores: np.ndarray, card: str, rivals: list[str],
-                     contrast_named: str | None) -> tuple[str, str, np.ndarray, float] | None:
-        """(name, name, corners, score) of the one card printed like ``card`` in another ink
-        (vision.decks.ink_siblings) that the full-size checks accept against ``card`` and its
-        rivals, or None if none or several do. ``quad``, ``flat``, ``scores``: the way round
-        ``card`` was read. The light-free reading, if sure of another card, has the last word."""
-        found = []
-        for sibling in self._siblings.get(card, ()):
-            if sibling not in self._faces or sibling in self._unnamed:
-                continue
-            if contrast_named is not None and contrast_named != sibling:
-                continue
-            i = self._cards.index(sibling)
-            turn = int(np.argmax(scores[:, i]))
-            others = [r for r in rivals + [card] if r != sibling]
-            if not self._refused(_turned(flat, turn), sibling, others):
-                found.append((sibling, sibling, quad[OPPOSITE] if turn else quad, float(scores[turn, i])))
-        return found[0] if len(found) == 1 else None
 
     def _fitted(self, frame: np.ndarray, m: CardMatch, face: np.ndarray) -> CardMatch | None:
         """``m``'s outline fitted to ``face`` (vision.refine) and read again at a fitted outline's

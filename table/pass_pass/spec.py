@@ -34,6 +34,5 @@ SPEC = GameSpec(
     playout_options={"players": 4},
     simulator="hardware.sim_cards:make_simulation",  # the typed-entries table, or with --camera the filmed one
     static=Path(__file__).parent / "static",
-    deck=Deck("pass-pass", tuple(f"{c}-{v}" for c in COLOURS for v in VALUES),
-              ink_groups=tuple(tuple(f"{c}-{v}" for c in COLOURS) for v in VALUES)),
+    deck=Deck("pass-pass", tuple(f"{c}-{v}" for c in COLOURS for v in VALUES)),
 )

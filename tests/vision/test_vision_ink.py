@@ -1,8 +1,7 @@
 """A card whose colour the camera washed out is not named as the same value in another ink,
 nor as a card that differs from it only in a colour (vision.ink): style-2 faces enrolled
 from close-up photos as the style-2 evaluation enrols them, seen in rendered style-2 scenes
-(development seeds). A card so refused is named by its value in another ink when exactly one
-passes every check (vision.recognise, the deck's ink groups)."""
+(development seeds)."""
 
 from __future__ import annotations
 
@@ -105,33 +104,3 @@ def test_an_orange_medallion_read_paler_than_enrolled_is_named_by_its_colour(van
     assert min(vanessas._fine.margins(flat, "vanessa-fabi", ["vanessa-rocce"]).values()) < 0
     assert DifferenceHue(vanessas.model.faces).favours(flat, "vanessa-fabi", ["vanessa-rocce"])
     assert m.card == "vanessa-fabi"
-
-
-
-# A value in every ink, and the 12s its 10s can read like: the ink siblings (vision.decks.ink_siblings)
-FOURS_TENS_TWELVES = tuple(f"{c}-{v}" for v in (4, 10, 12) for c in ("purple", "blue", "green", "yellow"))
-
-
-@pytest.fixture(scope="module")
-def siblings() -> CardRecogniser:
-    return _enrol("pass-pass", "dark", FOURS_TENS_TWELVES)
-
-
-@pytest.mark.parametrize("seed,card", [(405, "purple-4"), (401, "purple-10"), (473, "purple-10"), (681, "purple-10")])
-def test_a_card_read_in_another_ink_is_named_by_its_ink_sibling(siblings, seed, card):
-    scene = table_scene(seed, "pass-pass", "dark", 1 + seed % 10)
-    truth = next(c for c in scene.cards if c.card == card)
-    m = siblings.identify(scene.image, truth.corners)
-    assert m.card == card
-    # read at the colours' thresholds it is refused (best: the blue one, 0.90-0.91): the name comes from the
-    # sibling that passed the full-size and ink checks, with its own, lower, score
-    assert m.confidence < siblings.model.min_confidence
-
-
-@pytest.mark.parametrize("seed", [445, 657, 689])
-def test_a_refused_purple_ten_is_never_named_as_another_card(siblings, seed):
-    # with the whole deck enrolled, purple-12 passed the full-size checks on these (a different value):
-    # only the refused name's own value in another ink is tried
-    scene = table_scene(seed, "pass-pass", "dark", 1 + seed % 10)
-    truth = next(c for c in scene.cards if c.card == "purple-10")
-    assert siblings.identify(scene.image, truth.corners).card in (None, "purple-10")
