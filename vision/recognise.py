@@ -9,6 +9,8 @@ enrolled faces) can only veto: if it clearly names another card than the colours
 is trusted. A name is kept only if the full-size print lies on the named
 face's side of its closest rivals and no patch of it is far from the named face
 (:mod:`vision.verify`), and if its ink's hue is not a closer rival's (:mod:`vision.ink`).
+The faces of a dark-bordered deck that were enrolled inside their border are first given the
+deck's border back (:mod:`vision.border`), so that every face is read the same way.
 With a deck enrolled in part, the faces of the cards not enrolled are pieced together from
 the others (:mod:`vision.ghosts`): rivals that are never named; an enrolled card that a card
 neither enrolled nor pieced together may look like is not named either.
@@ -109,7 +111,7 @@ class CardRecogniser:
         whole = len(model.faces) == len(model.cards)   # every enrolled card kept its face
         # the faces of a dark-bordered deck enrolled inside their border (a close-up on a dark table)
         # given the deck's border back (vision.border), so that every face is read the same way
-        self._faces = border_given_back(model.faces) if whole else dict(model.faces)
+        self._faces = border_given_back(model.faces) if whole else model.faces
         deck = [] if in_play_only else _deck_ids(model.deck)
         # the faces of the deck's cards nobody enrolled (enroll --partial), pieced together from the
         # enrolled ones (vision.ghosts): rivals that are never named, so a card not enrolled is not
