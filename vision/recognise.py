@@ -135,13 +135,13 @@ class CardRecogniser:
         if self._ghosts:
             templates = np.vstack([templates] + [features.describe(g, inset=self._inset)
                                                  for g in self._ghosts.values()])
-        rotated = np.array([features.rotate_descriptor(t) for t in templates]).reshape(n, -1)
+        dim = features.GRID_SIZE[0] * features.GRID_SIZE[1] * 3   # (n, dim), not (n, -1): a model may have no card yet
+        rotated = np.array([features.rotate_descriptor(t) for t in templates]).reshape(n, dim)
         # rows 0..n-1: templates as enrolled; rows n..2n-1: the same turned by 180 degrees
         empty = np.zeros((0, model.templates.shape[1]), np.float32)
         self._bank = np.vstack([templates, rotated]).astype(np.float32) if n else empty
         # the same faces described with the light taken out (vision.features.describe_contrast);
         # a card enrolled without its rectified face has a zero row there and never passes it
-        dim = features.GRID_SIZE[0] * features.GRID_SIZE[1] * 3
         plain = np.array([features.describe_contrast(faces[c]) if c in faces else np.zeros(dim, np.float32)
                           for c in self._cards]).reshape(n, dim)
         turned = np.array([features.rotate_descriptor(t) for t in plain]).reshape(n, dim)
