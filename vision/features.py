@@ -128,11 +128,15 @@ def dark_border(face: np.ndarray) -> bool:
     return all(float(np.median(side)) < BORDER_DARK * paper for side in sides)
 
 
-def describe(flat: np.ndarray, grid=GRID_SIZE, inset=INSET) -> np.ndarray:
-    """A zero-mean unit vector of the colours of a rectified card, the light taken out."""
+def describe(flat: np.ndarray, grid=GRID_SIZE, inset=INSET, blur: float = 0.0) -> np.ndarray:
+    """A zero-mean unit vector of the colours of a rectified card, the light taken out;
+    with ``blur`` (px at RECT_SIZE) the print is blurred first, as a second, softer reading."""
     h, w = flat.shape[:2]
     dx, dy = int(round(w * inset)), int(round(h * inset))
-    core = flatten_light(flat)[dy:h - dy, dx:w - dx]
+    lit = flatten_light(flat)
+    if blur:
+        lit = cv2.GaussianBlur(lit, (0, 0), blur)
+    core = lit[dy:h - dy, dx:w - dx]
     return _unit(cv2.resize(core, grid, interpolation=cv2.INTER_AREA))
 
 
