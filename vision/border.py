@@ -135,7 +135,7 @@ def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     bordered = {c: f for c, f in faces.items() if dark_border(f)}
     if len(bordered) == len(faces) or len(bordered) < BORDERED_SHARE * len(faces):
         return dict(faces)
-    measured = [_band(f) for f in bordered.values()]
+    measured = [printed_band(f) for f in bordered.values()]
     widths = np.median([m[0] for m in measured], axis=0)   # top, right, bottom, left: shares of the card
     colour = np.median([m[1] for m in measured], axis=0)
     out = dict(faces)
@@ -145,7 +145,7 @@ def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return out
 
 
-def _band(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def printed_band(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(widths of the dark band on each side, top, right, bottom, left, as shares of the face's
     height or width; its median colour) of a face with a dark border."""
     grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)

@@ -16,7 +16,7 @@ import pytest
 from tests.bench.eval_vision_style2 import enrol_cards
 from vision import features, partial, recognise
 from vision.background import TableBackground
-from vision.border import _band, border_given_back
+from vision.border import border_given_back, printed_band
 from vision.detect import CardDetector, snap_to_edges
 from vision.enrol import EnrolmentError, describe_photo
 from vision.model import CardModel
@@ -166,8 +166,8 @@ def test_faces_enrolled_inside_their_border_are_given_the_decks_border_back():
     assert features.dark_border(given["purple-10"])
     assert all(given[c] is faces[c] for c in cards[1:])   # the faces with their border are left as they are
     # the band as wide as the others' (at 63x88: within a pixel on each side)
-    others = np.median([_band(faces[c])[0] for c in cards[1:]], axis=0)
-    assert np.abs((_band(given["purple-10"])[0] - others) * [88, 63, 88, 63]).max() < 1.0
+    others = np.median([printed_band(faces[c])[0] for c in cards[1:]], axis=0)
+    assert np.abs((printed_band(given["purple-10"])[0] - others) * [88, 63, 88, 63]).max() < 1.0
     # and its print where the same print in another ink lies (grey, either turn): 0.47 as enrolled, 0.90 given back
     assert _grey_likeness(given["purple-10"], faces["blue-10"]) > 0.85 > 0.6 > _grey_likeness(faces["purple-10"],
                                                                                                faces["blue-10"])
