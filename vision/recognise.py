@@ -118,16 +118,16 @@ class CardRecogniser:
         self._last = StillFrame() if still_frames else LastFrame() if same_frames else None
         # and then, part by part: the cards of the parts of the frame that did not change (vision.repeat)
         self._parts = StillParts() if still_frames else None
-        whole = len(model.faces) == len(model.cards)   # every enrolled card kept its face
+        all_faces = len(model.faces) == len(model.cards)   # every enrolled card kept its rectified face
         # the faces of a dark-bordered deck enrolled inside their border (a close-up on a dark table)
         # given the deck's border back (vision.border), so that every face is read the same way
-        self._faces = border_given_back(model.faces) if whole else model.faces
-        # so only a deck enrolled in part may hold a face enrolled inside its border, to be read from
-        # inside a dark rim (_part). A whole deck's dark rims are its border or its print: read from
-        # inside, a full-bleed purple 7 was fitted to the purple 6's face and named so (style-2
-        # development seeds 700..1699, with a blurred descriptor since tried: vision/README.md; with this
-        # one 3,920 -> 3,921 right, seeds 100..699 unchanged at 2,386, none wrong)
-        self._read_inside = not whole
+        self._faces = border_given_back(model.faces) if all_faces else model.faces
+        # so only a model with faces missing (deleted from its folder, or enrolled without them) may hold
+        # a template made inside its border, to be read from inside a dark rim (_part). Otherwise dark
+        # rims are a border or print: read from inside, a full-bleed purple 7 was fitted to the purple 6's
+        # face and named so (style-2 development seeds 700..1699, with a blurred descriptor since tried:
+        # vision/README.md; with this one 3,920 -> 3,921 right, seeds 100..699 unchanged at 2,386, none wrong)
+        self._read_inside = not all_faces
         deck = [] if in_play_only else _deck_ids(model.deck)
         # the faces of the deck's cards nobody enrolled (enroll --partial), pieced together from the
         # enrolled ones (vision.ghosts): rivals that are never named, so a card not enrolled is not
@@ -139,7 +139,7 @@ class CardRecogniser:
         faces = {**self._faces, **self._ghosts}
         n = len(self._cards)
         templates = model.templates
-        self._inset = features.deck_inset(self._faces.values()) if whole else features.INSET
+        self._inset = features.deck_inset(self._faces.values()) if all_faces else features.INSET
         if self._inset != features.INSET:   # a bordered deck: its templates made again, a wider rim left out
             templates = np.array([features.describe(self._faces[c], inset=self._inset) for c in model.cards])
         if self._ghosts:

@@ -191,3 +191,18 @@ def test_a_whole_outline_read_a_little_under_the_threshold_is_named_by_its_blurr
     monkeypatch.setattr(recognise, "SOFT_FROM", 2.0)   # never read blurred
     assert rec.identify(scene.image, here[0].corners).card is None
     assert "purple-3" not in [m.card for m in rec.recognise(scene.image)]
+
+
+@pytest.mark.parametrize("seed", [109, 325])
+def test_a_model_with_a_face_missing_reads_a_dark_rimmed_outline_from_inside(dark_deck, seed):
+    # purple-10's close-up lay on a dark table and was enrolled inside its border. With a face
+    # missing from the model (here blue-1's), no face is given its border back, so a purple-10 on the
+    # table (development scenes, patterned and white) is named only from inside its dark rim
+    model = CardModel(dark_deck.deck, list(dark_deck.cards), dark_deck.templates,
+                      {c: f for c, f in dark_deck.faces.items() if c != "blue-1"})
+    assert not features.dark_border(model.faces["purple-10"])
+    scene, rec, truth = read_dark_scene(model, seed, "purple-10")
+    here = [m.card for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
+    assert here == ["purple-10"]
+    rec._read_inside = False
+    assert [m.card for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20] == [None]
