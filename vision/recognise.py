@@ -4,6 +4,8 @@ Every card-shaped quad is rectified and compared with every template in both 180
 turns (and both ways round when the quad is too square on screen to tell its long side).
 The best score is the card's confidence; the margin is how far it beats the best other
 card. Below either threshold the answer is ``card=None``: an unknown card, never a guess.
+A whole outline that reads a little under the confidence threshold is read again blurred
+(``SOFT_BLUR``), and named only if that reading names the same card, surely.
 A second reading with the light taken out (``features.describe_contrast``, against the
 enrolled faces) can only veto: if it clearly names another card than the colours do, neither
 is trusted. A name is kept only if the full-size print lies on the named
