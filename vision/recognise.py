@@ -147,22 +147,16 @@ class CardRecogniser:
         if self._ghosts:
             templates = np.vstack([templates] + [features.describe(g, inset=self._inset)
                                                  for g in self._ghosts.values()])
-        dim = features.GRID_SIZE[0] * features.GRID_SIZE[1] * 3   # (n, dim), not (n, -1): a model may have no card yet
-        rotated = np.array([features.rotate_descriptor(t) for t in templates]).reshape(n, dim)
-        # rows 0..n-1: templates as enrolled; rows n..2n-1: the same turned by 180 degrees
-        empty = np.zeros((0, model.templates.shape[1]), np.float32)
-        self._bank = np.vstack([templates, rotated]).astype(np.float32) if n else empty
+        dim = model.templates.shape[1]
+        # each bank: rows 0..n-1 the cards as enrolled, rows n..2n-1 the same turned by 180 degrees
+        self._bank = _both_turns(templates, n, dim)
         # the same blurred (SOFT_BLUR): a card enrolled without its face keeps its sharp template there
-        soft = np.array([features.describe(faces[c], inset=self._inset, blur=SOFT_BLUR) if c in faces else t
-                         for c, t in zip(self._cards, templates)]).reshape(n, dim)
-        soft_turned = np.array([features.rotate_descriptor(t) for t in soft]).reshape(n, dim)
-        self._soft_bank = np.vstack([soft, soft_turned]).astype(np.float32) if n else empty
+        self._soft_bank = _both_turns([features.describe(faces[c], inset=self._inset, blur=SOFT_BLUR) if c in faces
+                                       else t for c, t in zip(self._cards, templates)], n, dim)
         # the same faces described with the light taken out (vision.features.describe_contrast);
         # a card enrolled without its rectified face has a zero row there and never passes it
-        plain = np.array([features.describe_contrast(faces[c]) if c in faces else np.zeros(dim, np.float32)
-                          for c in self._cards]).reshape(n, dim)
-        turned = np.array([features.rotate_descriptor(t) for t in plain]).reshape(n, dim)
-        self._contrast_bank = np.vstack([plain, turned]).astype(np.float32)
+        self._contrast_bank = _both_turns([features.describe_contrast(faces[c]) if c in faces
+                                           else np.zeros(dim, np.float32) for c in self._cards], n, dim)
         self._fine = FineCheck(faces)
         self._ink = InkCheck(faces)
         self._hues = DifferenceHue(faces)
@@ -486,6 +480,14 @@ def _split_into_parts(quads: list, scale: int) -> list[tuple[tuple[int, int, int
             parts = [p for p in parts if not any(p is m for m in meeting)]
         parts.append((box, group))
     return [(tuple(int(v) for v in box), group) for box, group in parts]
+
+
+def _both_turns(rows, n: int, dim: int) -> np.ndarray:
+    """A bank of ``n`` descriptors (``rows``) followed by the same turned by 180 degrees, (2n, dim)
+    float32; shaped by ``dim``, not -1, as a model may have no card yet."""
+    rows = np.asarray(rows, np.float32).reshape(n, dim)
+    turned = np.array([features.rotate_descriptor(r) for r in rows], np.float32).reshape(n, dim)
+    return np.vstack([rows, turned])
 
 
 def _turned(flat: np.ndarray, turn: int) -> np.ndarray:
