@@ -56,6 +56,12 @@ FIT_FACES = 3    # a guessed outline that names nothing is fitted to this many o
 # +0.01 (seventeenth session): style-2 development seeds 12 more right, none wrong; the 2,000 evaluation
 # scenes 44 more right but 4 more wrong (9, 0.111 % of those named: over the 0.1 % aim), so 0.03 stays
 FITTED_EXTRA_CONFIDENCE = 0.03
+# A fit that moved no corner further than this share of the card's diagonal has hardly pulled the outline
+# towards the face: read at 0.90-0.93 it is named if its blurred reading (SOFT_BLUR) names the same card
+# as surely. Named on the sharp reading alone, style-2 fresh scenes 3_006_500..3_008_499 gave 3 wrong
+# names more (yellow-3 -> yellow-2, twice, blurred readings that disagreed); with the blurred reading,
+# fresh scenes 3_008_500..3_010_499: 22 more right names of 8,437, none wrong more (vision/README.md)
+SMALL_FIT = 0.01
 SAME_CARD_OVERLAP = 0.6  # two outlines sharing this much of the smaller one are the same card
 STRAY_OVERLAP = 0.15     # an unnamed guess sharing this much with a card kept is a piece of it
 # the light-free reading (vision.features.describe_contrast), chosen on style-1 seeds 0..399
@@ -68,8 +74,9 @@ MAX_MISMATCH = 0.75
 # A whole outline read a little under min_confidence, its best card clear by the margin, is read again
 # with the print blurred by SOFT_BLUR px (an outline a pixel or two off or a soft camera costs the sharp
 # reading more than a blurred one) and named if that reading names the same card, the same way round,
-# as surely as a sharp one must. Whole outlines only, never fitted ones: fitted to a look-alike's face,
-# or guessed (full-bleed X-rocce look-alikes, 0.90-0.91), the blurred reading named wrongly (style-2
+# as surely as a sharp one must. Whole outlines only (and fits that hardly moved theirs, SMALL_FIT), never
+# other fitted ones: fitted to a look-alike's face, or guessed (full-bleed X-rocce look-alikes,
+# 0.90-0.91), the blurred reading named wrongly (style-2
 # development seeds 100..1699: 2,386 -> 2,397 and 3,921 -> 3,941 right, no wrong name more; a floor
 # of 0.70 named no more than 0.80). Blurring every reading instead: +2 points of recall on fresh
 # scenes, but 12 wrong names in 2,000 (vision/README.md, nineteenth session)
@@ -194,9 +201,10 @@ class CardRecogniser:
         return max(float((features.describe_quick(frame, q, inset=self._inset) @ self._bank.T).max()) for q in options)
 
     def identify(self, frame: np.ndarray, corners: np.ndarray, complete: bool = True, *,
-                 fitted: bool = False) -> CardMatch:
+                 fitted: bool = False, hardly_moved: bool = False) -> CardMatch:
         """Name the card whose outline is ``corners`` (4 points, any order); ``complete``: the
-        outline was seen whole, not guessed; ``fitted``: it was fitted to a face (named only if surer)."""
+        outline was seen whole, not guessed; ``fitted``: it was fitted to a face (named only if surer,
+        or if ``hardly_moved`` by the fit, as surely as a whole outline once read blurred too)."""
         if not self.model.cards:
             return CardMatch(None, None, 0.0, 0.0, features.order_clockwise(corners), complete)
         options, flats, vectors, scores = self._scores(frame, corners)
@@ -209,10 +217,11 @@ class CardRecogniser:
         if fitted:
             need_conf, need_cconf = need_conf + FITTED_EXTRA_CONFIDENCE, need_cconf + FITTED_EXTRA_CONFIDENCE
         named = best >= need_conf and margin >= need_margin and name not in self._unnamed
-        if (not named and complete and not fitted and SOFT_FROM <= best and margin >= need_margin
+        soft_from = SOFT_FROM if complete and not fitted else self.model.min_confidence if hardly_moved else None
+        if (not named and soft_from is not None and soft_from <= best and margin >= need_margin
                 and name not in self._unnamed):
             soft = self._soft_reading(flats, (o, turn, idx), need_margin)
-            if soft >= need_conf:
+            if soft >= self.model.min_confidence:
                 named, best = True, soft
         m = CardMatch(name if named else None, name, best, margin, face_corners, complete,
                       like=name if name in self._ghosts else None)
@@ -256,9 +265,12 @@ class CardRecogniser:
 
     def _fitted(self, frame: np.ndarray, m: CardMatch, face: np.ndarray) -> CardMatch | None:
         """``m``'s outline fitted to ``face`` (vision.refine) and read again at a fitted outline's
-        thresholds, or None if the fit fails."""
+        thresholds (or, if the fit hardly moved it, SMALL_FIT), or None if the fit fails."""
         fitted = fit_to_face(frame, m.corners, face, rounds=FIT_ROUNDS)
-        return None if fitted is None else self.identify(frame, fitted, complete=False, fitted=True)
+        if fitted is None:
+            return None
+        moved = np.linalg.norm(fitted - m.corners, axis=1).max() / np.linalg.norm(m.corners[0] - m.corners[2])
+        return self.identify(frame, fitted, complete=False, fitted=True, hardly_moved=moved <= SMALL_FIT)
 
     def _read_guess(self, frame: np.ndarray, corners: np.ndarray) -> CardMatch:
         """A guessed outline snapped to the edges it has (the paper's, else past a shadow) and read; if
