@@ -141,6 +141,8 @@ def test_a_guess_lying_on_the_cards_shadow_is_snapped_past_it(dark_deck, seed, c
     assert len(named) == 1 and not named[0].complete
     assert corner_error(named[0].corners, truth.corners) < 3
     monkeypatch.setattr(recognise, "snap_past_shadow", snap_to_edges)   # the paper's edge alone
+    # (from there a fit to blue-5's face that hardly moves the outline names it too, by its blurred reading)
+    monkeypatch.setattr(recognise, "SMALL_FIT", -1.0)
     assert card not in [m.card for m in rec.recognise(scene.image)]
 
 
