@@ -75,11 +75,11 @@ MAX_MISMATCH = 0.75
 # with the print blurred by SOFT_BLUR px (an outline a pixel or two off or a soft camera costs the sharp
 # reading more than a blurred one) and named if that reading names the same card, the same way round,
 # as surely as a sharp one must. Whole outlines only (and fits that hardly moved theirs, SMALL_FIT), never
-# other fitted ones: fitted to a look-alike's face, or guessed (full-bleed X-rocce look-alikes,
-# 0.90-0.91), the blurred reading named wrongly (style-2
-# development seeds 100..1699: 2,386 -> 2,397 and 3,921 -> 3,941 right, no wrong name more; a floor
-# of 0.70 named no more than 0.80). Blurring every reading instead: +2 points of recall on fresh
-# scenes, but 12 wrong names in 2,000 (vision/README.md, nineteenth session)
+# other fitted ones: fitted to a look-alike's face, or guessed (full-bleed X-rocce look-alikes, 0.90-0.91),
+# the blurred reading named wrongly (style-2 development seeds 100..1699: 2,386 -> 2,397 and 3,921 ->
+# 3,941 right, no wrong name more; a floor of 0.70 named no more than 0.80). Blurring every reading
+# instead: +2 points of recall on fresh scenes, but 12 wrong names in 2,000 (vision/README.md, nineteenth
+# session)
 SOFT_BLUR = 1.5
 SOFT_FROM = 0.80
 BORDER_GROW = 1.1   # an outline that names nothing is tried this much larger (a border lost on a dark table)
@@ -217,6 +217,8 @@ class CardRecogniser:
         if fitted:
             need_conf, need_cconf = need_conf + FITTED_EXTRA_CONFIDENCE, need_cconf + FITTED_EXTRA_CONFIDENCE
         named = best >= need_conf and margin >= need_margin and name not in self._unnamed
+        # a reading a little short is read blurred: a whole outline's from SOFT_FROM, a hardly moved fit's
+        # from a whole outline's threshold; other guesses and fits never
         soft_from = SOFT_FROM if complete and not fitted else self.model.min_confidence if hardly_moved else None
         if (not named and soft_from is not None and soft_from <= best and margin >= need_margin
                 and name not in self._unnamed):
