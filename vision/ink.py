@@ -38,6 +38,10 @@ MIN_HUE = 0.05       # log-colour strength below which the ink is grey: no hue t
 ONE_INK_COS = 0.9    # an ink pixel of the face's hue is at least this near it
 ONE_INK_SHARE = 0.9  # share of ink pixels of one hue that makes a face "printed in one ink"
 SAME_INK_COS = 0.95  # two faces whose hues are this near are in one ink: nothing to tell
+# only inks this near each other are compared: washing out confuses a blue and a green (0.76-0.83 apart on
+# style 2), never a green and a yellow (-0.3), yet dark-bordered greens were read nearer their yellow rival's
+# hue than their own (style-2 development seeds 100..699: 7 right names refused so, no wrong name stopped)
+NEAR_INK_COS = 0.5
 
 
 def ink_hue(flat: np.ndarray) -> tuple[np.ndarray | None, float]:
@@ -74,15 +78,15 @@ class InkCheck:
         return self._hues[card]
 
     def rival_hue(self, flat: np.ndarray, card: str, rivals) -> str | None:
-        """The first of ``rivals`` printed in another ink than ``card`` whose hue the ink of
-        ``flat`` (the card rectified as ``card``'s face lies) is nearer, or None."""
+        """The first of ``rivals`` printed in another ink than ``card``, but a near one (NEAR_INK_COS),
+        whose hue the ink of ``flat`` (the card rectified as ``card``'s face lies) is nearer, or None."""
         named = self._hue(card)
         if named is None:
             return None
         seen = None
         for rival in rivals:
             other = self._hue(rival) if rival != card else None
-            if other is None or float(named @ other) > SAME_INK_COS:
+            if other is None or not NEAR_INK_COS <= float(named @ other) <= SAME_INK_COS:
                 continue
             if seen is None:
                 seen, _ = ink_hue(flat)
