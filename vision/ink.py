@@ -38,7 +38,7 @@ MIN_HUE = 0.05       # log-colour strength below which the ink is grey: no hue t
 ONE_INK_COS = 0.9    # an ink pixel of the face's hue is at least this near it
 ONE_INK_SHARE = 0.9  # share of ink pixels of one hue that makes a face "printed in one ink"
 SAME_INK_COS = 0.95  # two faces whose hues are this near are in one ink: nothing to tell
-# only inks this near each other are compared: washing out confuses a blue and a green (0.76-0.83 apart on
+# only inks this near each other are compared: washing out confuses a blue and a green (hue cosine 0.76-0.83 on
 # style 2), never a green and a yellow (-0.3), yet dark-bordered greens were read nearer their yellow rival's
 # hue than their own (style-2 development seeds 100..699: 7 right names refused so, no wrong name stopped)
 NEAR_INK_COS = 0.5
