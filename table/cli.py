@@ -20,6 +20,7 @@ from typing import Any
 
 from table.config import ConfigError, load_config
 from table.errors import Refused
+from table.stopping import StopFlag
 
 EXIT_USAGE = 2
 
@@ -174,7 +175,7 @@ class Service:
         self.parts = parts
         self.notes = notes or []  # printed after the address: the PIN, the addresses for phones
         self.url = url or server.url
-        self._stopped = threading.Event()
+        self._stopped = StopFlag()  # not a threading.Event: SIGTERM sets it (table.stopping says why)
         self.watchdog: Any = None  # table.watchdog.Watchdog; from the environment (systemd) when None
 
     def run_until_stopped(self) -> int:
@@ -193,8 +194,7 @@ class Service:
             self.server.stop()
             return _die(f"cannot start: {exc}", f"démarrage impossible : {getattr(exc, 'fr', exc)}")
         if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                signal.signal(sig, lambda *_: self._stopped.set())
+            self._stopped.on_signals(signal.SIGINT, signal.SIGTERM)
         self._main_loop()
         for part in reversed(self.parts):
             part.stop()

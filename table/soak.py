@@ -56,6 +56,7 @@ def serve(data: Path, seed: int) -> int:
     from table.backup import Keeper
     from table.log import EventLog
     from table.session import Session
+    from table.stopping import StopFlag
     from table.timers import ManualClock
     from web.app import create_app
     from web.server import DashboardServer
@@ -76,8 +77,8 @@ def serve(data: Path, seed: int) -> int:
     sensors = GpioSensors(session, factory, gpio.pins, clock, seed=seed)
     table = SimulatedTable(session, sensors, pace=PACE_S, seed=seed, clock=clock, restart_after=NEXT_GAME_S)
     clock.sleep(0.3)  # the top holes are blind for 200 ms after the board boots
-    stopping = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    stopping = StopFlag()
+    stopping.on_signals(signal.SIGTERM)
     _say(ready=server.url, pid=os.getpid(), startup_ms=round(startup_ms, 2), last_seq=log.last_seq(), t=clock())
     if sys.stdin.readline().strip() != "go":
         stopping.set()

@@ -172,3 +172,50 @@ def test_a_deadlocked_session_stops_the_pings_of_the_real_service(notify_socket,
         service.stop()
         runner.join(10)
     assert not runner.is_alive()
+
+
+# A SIGTERM handler runs in the main thread, between any two lines of it: one that took a lock the
+# main loop may hold at that moment (threading.Event.set() inside Event.wait()) would wait forever,
+# and the service would never stop (CPython issue 126434). Each round fires the service's own handler
+# at the k-th traced line after it is installed, in the main loop or in any Python code it calls.
+SIGNAL_AT_EVERY_LINE = r"""
+import contextlib, io, signal, sys
+from table.cli import Service
+from table.watchdog import Notifier, Watchdog
+
+class Idle:
+    url = "http://127.0.0.1:1/"
+    def start(self): pass
+    def stop(self): pass
+
+for k in range(1, int(sys.argv[1]) + 1):
+    service = Service(Idle(), [])
+    service.watchdog = Watchdog(Notifier(None), interval=0.002)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # the last round's handler is not this one's
+    seen = [0]
+    def line(frame, event, arg):
+        handler = signal.getsignal(signal.SIGTERM)
+        if event == "line" and callable(handler):
+            seen[0] += 1
+            if seen[0] == k:
+                handler(signal.SIGTERM, frame)
+        return line
+    sys.settrace(line)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert service.run_until_stopped() == 0
+    finally:
+        sys.settrace(None)
+print("stopped", k)
+"""
+
+
+def test_a_sigterm_at_any_line_of_the_main_loop_stops_the_service():
+    rounds = 300
+    try:
+        done = subprocess.run([sys.executable, "-c", SIGNAL_AT_EVERY_LINE, str(rounds)], capture_output=True,
+                              text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail("a SIGTERM taken at some line of the main loop never stopped the service")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["stopped", str(rounds)]

@@ -15,13 +15,13 @@ import argparse
 import os
 import signal
 import sys
-import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).absolute().parents[2]))  # run as a script from anywhere
 
 from table.log import EventLog
 from table.session import Session
+from table.stopping import StopFlag
 from tests.room.helpers import pass_pass_sim
 from web.room.publisher import TablePublisher
 
@@ -46,8 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         publisher = TablePublisher(session, url=args.mqtt, table=name, keepalive=args.keepalive)
         session.health_sources["mqtt"] = publisher.health
         parts.append((session, sim, publisher))
-    stopped = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+    stopped = StopFlag()
+    stopped.on_signals(signal.SIGTERM)
     for _, sim, publisher in parts:
         publisher.start()
         sim.start()

@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
-import threading
 
+from table.stopping import StopFlag
 from web.room.settings import SettingsError, parse_url
 
 EXIT_ERROR = 2
@@ -43,9 +43,8 @@ def cmd_hub(args: argparse.Namespace) -> int:
                                  max_streams=args.max_streams)
     except OSError as exc:
         return _fail(f"cannot serve the hub page: {exc}", f"impossible de servir la page de la salle : {exc}")
-    stopped = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stopped.set())
+    stopped = StopFlag()
+    stopped.on_signals(signal.SIGINT, signal.SIGTERM)
     print(f"passetable hub: open {server.url}  —  ouvrez {server.url}", flush=True)
     hub.start()
     server.start()
