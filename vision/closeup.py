@@ -29,6 +29,12 @@ GRABCUT_SIDE = 360         # long side of the photo GrabCut works on
 # seed it was refused. Seeded, a photo gives the same face every time; a photo one seed cannot cut
 # is cut with the next (fixed values, not chosen)
 GRABCUT_SEEDS = (1, 2, 3)
+# how far (share of the card's longest side) a corner may move when GrabCut's outline is squared up
+# by lines fitted to its sides. A fixed 6 px (the detector's, at half size) kept a corner 8 px off at GrabCut's
+# 360 px, where a shadow or the table's colour took a card's rounded corner away: faces enrolled
+# 1.5-2.6 px off at 63x88 (8 of 70 full-bleed style-2 faces), and photos refused as "no whole card"
+# (20 of 161 tried). A round share, not tuned (vision/README.md, "Enrolment photos")
+REFINE_REACH = 0.08
 CUT_SIDE = 0.25   # share of the card's shorter side lying along the frame's edge: cut by it (a round value)
 PART_SHARE = 0.3           # an outline under this share of the largest one's area is a part of it
 SAME_CARD = 0.6            # overlap (of the smaller) above which two outlines are one card
@@ -89,7 +95,8 @@ def _grabcut_once(small: np.ndarray, seed: int) -> np.ndarray | None:
     if quad is None:
         return None
     pts = pts.astype(np.float32)
-    quad = _refine(pts, quad)
+    longest = float(np.linalg.norm(quad - quad[[1, 2, 3, 0]], axis=1).max())
+    quad = _refine(pts, quad, max_move=max(6.0, REFINE_REACH * longest))
     return quad if _outline_fit(pts, quad, tol=2.0) >= 0.8 else None
 
 

@@ -241,8 +241,9 @@ def _outline_fit(points: np.ndarray, quad: np.ndarray, tol: float = 1.5) -> floa
     return float((dist <= tol).mean())
 
 
-def _refine(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """Corners as intersections of lines fitted to the outline points of each side.
+def _refine(contour: np.ndarray, quad: np.ndarray, max_move: float = 6.0) -> np.ndarray:
+    """Corners as intersections of lines fitted to the outline points of each side; a
+    corner that would move more than ``max_move`` px stays where it was.
 
     Points near the corners are left out: real cards have rounded corners.
     """
@@ -268,7 +269,7 @@ def _refine(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     out = []
     for i in range(4):
         p = crossing(lines[i - 1], lines[i])
-        out.append(quad[i] if p is None or np.linalg.norm(p - quad[i]) > 6 else p)
+        out.append(quad[i] if p is None or np.linalg.norm(p - quad[i]) > max_move else p)
     # outline pixels sit half a pixel inside the paper's true edge
     out = np.array(out, np.float32)
     centre = out.mean(axis=0)

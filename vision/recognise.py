@@ -24,6 +24,7 @@ neither enrolled nor pieced together may look like is not named either.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, replace
 
 import cv2
@@ -87,6 +88,15 @@ BORDER_GROW = 1.1   # an outline that names nothing is tried this much larger (a
 # a phone's back, a hand (vision.features.print_contrast). A round half, not tuned; the limit
 # follows the owner's faces (the measure's floor was chosen on style-2 development seeds)
 BLANK_SHARE = 0.5
+
+
+class Found(enum.Enum):
+    """How an outline was found, which sets how surely it must read to be named."""
+
+    WHOLE = "whole"                 # seen whole: the model's thresholds; read a little short, read blurred too
+    GUESSED = "guessed"             # guessed in a merged shape: the same thresholds, never read blurred
+    FITTED = "fitted"               # fitted to a face, which it then reads more like: FITTED_EXTRA_CONFIDENCE more
+    HARDLY_MOVED = "hardly moved"   # fitted, moved under SMALL_FIT: the same, or a whole one's if read blurred too
 
 
 @dataclass
@@ -200,11 +210,10 @@ class CardRecogniser:
         options = [quad] + ([quad[NEXT]] if features.aspect_ambiguous(quad) else [])
         return max(float((features.describe_quick(frame, q, inset=self._inset) @ self._bank.T).max()) for q in options)
 
-    def identify(self, frame: np.ndarray, corners: np.ndarray, complete: bool = True, *,
-                 fitted: bool = False, hardly_moved: bool = False) -> CardMatch:
-        """Name the card whose outline is ``corners`` (4 points, any order); ``complete``: the
-        outline was seen whole, not guessed; ``fitted``: it was fitted to a face (named only if surer,
-        or if ``hardly_moved`` by the fit, as surely as a whole outline once read blurred too)."""
+    def identify(self, frame: np.ndarray, corners: np.ndarray, found: Found = Found.WHOLE) -> CardMatch:
+        """Name the card whose outline is ``corners`` (4 points, any order), found as ``found`` says
+        (which sets how surely it must read to be named)."""
+        complete = found is Found.WHOLE
         if not self.model.cards:
             return CardMatch(None, None, 0.0, 0.0, features.order_clockwise(corners), complete)
         options, flats, vectors, scores = self._scores(frame, corners)
@@ -214,12 +223,12 @@ class CardRecogniser:
         name = self._cards[idx]
         need_conf, need_margin = self.model.min_confidence, self.model.min_margin
         need_cconf, need_cmargin = CONTRAST_MIN_CONFIDENCE, CONTRAST_MIN_MARGIN
-        if fitted:
+        if found in (Found.FITTED, Found.HARDLY_MOVED):
             need_conf, need_cconf = need_conf + FITTED_EXTRA_CONFIDENCE, need_cconf + FITTED_EXTRA_CONFIDENCE
         named = best >= need_conf and margin >= need_margin and name not in self._unnamed
         # a reading a little short is read blurred: a whole outline's from SOFT_FROM, a hardly moved fit's
         # from a whole outline's threshold; other guesses and fits never
-        soft_from = SOFT_FROM if complete and not fitted else self.model.min_confidence if hardly_moved else None
+        soft_from = {Found.WHOLE: SOFT_FROM, Found.HARDLY_MOVED: self.model.min_confidence}.get(found)
         if (not named and soft_from is not None and soft_from <= best and margin >= need_margin
                 and name not in self._unnamed):
             soft = self._soft_reading(flats, (o, turn, idx), need_margin)
@@ -272,18 +281,18 @@ class CardRecogniser:
         if fitted is None:
             return None
         moved = np.linalg.norm(fitted - m.corners, axis=1).max() / np.linalg.norm(m.corners[0] - m.corners[2])
-        return self.identify(frame, fitted, complete=False, fitted=True, hardly_moved=moved <= SMALL_FIT)
+        return self.identify(frame, fitted, Found.HARDLY_MOVED if moved <= SMALL_FIT else Found.FITTED)
 
     def _read_guess(self, frame: np.ndarray, corners: np.ndarray) -> CardMatch:
         """A guessed outline snapped to the edges it has (the paper's, else past a shadow) and read; if
         unnamed, fitted to the faces it most resembles in turn (or, if it reads like no face, to the
         deck's mean face) and read again."""
-        m = self.identify(frame, snap_to_edges(frame, corners), complete=False)
+        m = self.identify(frame, snap_to_edges(frame, corners), Found.GUESSED)
         if m.card is None and self.detector.background is not None:
             # the difference from the empty table takes in the card's shadow: a guess made from it can lie
             # up to SHADOW_REACH outside the card, past the paper snap's reach (style-2 development seeds
             # 100..399: 10 more right names, none wrong)
-            past = self.identify(frame, snap_past_shadow(frame, corners), complete=False)
+            past = self.identify(frame, snap_past_shadow(frame, corners), Found.GUESSED)
             # kept if it names, or reads surer and enough like a face to be fitted to it (what reads like
             # no face keeps the paper's edge)
             if past.card is not None or past.confidence > max(m.confidence, GUESS_FIT_MIN_CONFIDENCE):
