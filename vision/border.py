@@ -153,8 +153,8 @@ def printed_band(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     outline finds the field (the largest colour change), an ink line round the field included
     or not by its colour. Measured where the grey level crossed 60 % of the paper's, the band took
     in a blue or purple line (dark in grey) and the faces given a border back were framed about
-    a pixel too small on each side (style 2, at 63x88: ECC scale 0.968 -> 0.985 against the drawn
-    faces; measured on the six faces enrolled inside their border, vision/README.md)."""
+    a pixel too small on each side (style 2, at 63x88: ECC scale across 0.968 -> 0.988-0.993 against
+    the drawn faces; measured on the six faces enrolled inside their border, vision/README.md)."""
     grey = face.max(axis=2).astype(np.float32)
     h, w = grey.shape
     paper = float(np.percentile(grey[h // 8:h - h // 8, w // 8:w - w // 8], 90))

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from vision.detect import CardDetector, DetectorSettings, _four_corners, _outline_fit, _plausible, _refine, quad_overlap
-from vision.features import order_clockwise
+from vision.features import NEXT, order_clockwise
 from vision.outline import snap_any
 
 PHOTO_SETTINGS = DetectorSettings(max_area_frac=0.85)
@@ -95,7 +95,7 @@ def _grabcut_once(small: np.ndarray, seed: int) -> np.ndarray | None:
     if quad is None:
         return None
     pts = pts.astype(np.float32)
-    longest = float(np.linalg.norm(quad - quad[[1, 2, 3, 0]], axis=1).max())
+    longest = float(np.linalg.norm(quad - quad[NEXT], axis=1).max())
     quad = _refine(pts, quad, max_move=max(6.0, REFINE_REACH * longest))
     return quad if _outline_fit(pts, quad, tol=2.0) >= 0.8 else None
 
