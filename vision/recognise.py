@@ -69,6 +69,13 @@ STRAY_OVERLAP = 0.15     # an unnamed guess sharing this much with a card kept i
 CONTRAST_MIN_CONFIDENCE = 0.85
 CONTRAST_MIN_MARGIN = 0.15
 FINE_MIN_MARGIN = 0.0   # the full-size print must lie on the named face's side (vision.verify)
+# A reading sure enough (min_confidence) but by a narrow margin, from NARROW_MARGIN on, is named only if its
+# full-size print lies surely on the named face's side of every close rival (FINE_SURE_MARGIN), with no
+# medallion hue to outweigh the print. Style-2 development seeds 100..1699: of the readings the margin alone
+# refused that passed every other check, 444 with margins 0.05-0.15 were right and none wrong (the dark
+# deck's blue-X against green-X, medallion pairs); 302 of those reach FINE_SURE_MARGIN (vision/README.md)
+NARROW_MARGIN = 0.05
+FINE_SURE_MARGIN = 0.15
 # no patch of the print may be further from the named face than this (vision.verify.FineCheck.mismatch):
 # just above the worst right naming on style-1 development scenes (0.742 among 1,748, seeds 0..399)
 MAX_MISMATCH = 0.75
@@ -226,6 +233,8 @@ class CardRecogniser:
         if found in (Found.FITTED, Found.HARDLY_MOVED):
             need_conf, need_cconf = need_conf + FITTED_EXTRA_CONFIDENCE, need_cconf + FITTED_EXTRA_CONFIDENCE
         named = best >= need_conf and margin >= need_margin and name not in self._unnamed
+        narrow = (not named and best >= need_conf and NARROW_MARGIN <= margin < need_margin
+                  and name not in self._unnamed)
         # a reading a little short is read blurred: a whole outline's from SOFT_FROM, a hardly moved fit's
         # from a whole outline's threshold; other guesses and fits never
         soft_from = {Found.WHOLE: SOFT_FROM, Found.HARDLY_MOVED: self.model.min_confidence}.get(found)
@@ -234,7 +243,7 @@ class CardRecogniser:
             soft = self._soft_reading(flats, (o, turn, idx), need_margin)
             if soft >= self.model.min_confidence:
                 named, best = True, soft
-        m = CardMatch(name if named else None, name, best, margin, face_corners, complete,
+        m = CardMatch(name if named or narrow else None, name, best, margin, face_corners, complete,
                       like=name if name in self._ghosts else None)
         if m.card is None:
             return m   # the checks below can only take a name away
@@ -248,7 +257,7 @@ class CardRecogniser:
             return m
         near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
         rivals = [self._cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
-        if self._refused(_turned(flats[o], turn), m.card, rivals):
+        if self._refused(_turned(flats[o], turn), m.card, rivals, narrow):
             m.card = None
         return m
 
@@ -260,13 +269,16 @@ class CardRecogniser:
         o, turn, idx, margin = self._decide(vectors, scores, self._soft_bank)
         return float(scores[o, turn, idx]) if (o, turn, idx) == decided and margin >= need_margin else 0.0
 
-    def _refused(self, flat: np.ndarray, card: str, rivals: list[str]) -> bool:
-        """Whether the full-size checks refuse ``card`` for ``flat`` (rectified as ``card``'s face lies)."""
+    def _refused(self, flat: np.ndarray, card: str, rivals: list[str], narrow: bool = False) -> bool:
+        """Whether the full-size checks refuse ``card`` for ``flat`` (rectified as ``card``'s face lies);
+        ``narrow``: read by a narrow margin (NARROW_MARGIN), the print must be surely the card's."""
         seen = fine(flat)
-        nearer = [r for r, fm in self._fine.margins(flat, card, rivals, seen).items() if fm < FINE_MIN_MARGIN]
+        floor = FINE_SURE_MARGIN if narrow else FINE_MIN_MARGIN
+        nearer = [r for r, fm in self._fine.margins(flat, card, rivals, seen).items() if fm < floor]
         if nearer:
-            # nearer a rival where the two faces differ, unless its colour says otherwise
-            return not self._hues.favours(flat, card, nearer)
+            # nearer a rival where the two faces differ, unless its colour says otherwise (never enough
+            # for a narrow reading)
+            return narrow or not self._hues.favours(flat, card, nearer)
         # a patch of the print not the named face's (a medallion look-alike, a card not enrolled);
         # its ink a rival's hue (a washed-out blue read as green by amount of colour); a faded orange
         # medallion read as a rival's green one (style 2: leon-fabi as leon-rocce)
