@@ -232,9 +232,9 @@ class CardRecogniser:
         need_cconf, need_cmargin = CONTRAST_MIN_CONFIDENCE, CONTRAST_MIN_MARGIN
         if found in (Found.FITTED, Found.HARDLY_MOVED):
             need_conf, need_cconf = need_conf + FITTED_EXTRA_CONFIDENCE, need_cconf + FITTED_EXTRA_CONFIDENCE
-        named = best >= need_conf and margin >= need_margin and name not in self._unnamed
-        narrow = (not named and best >= need_conf and NARROW_MARGIN <= margin < need_margin
-                  and name not in self._unnamed)
+        sure = best >= need_conf and name not in self._unnamed
+        named = sure and margin >= need_margin
+        narrow = sure and NARROW_MARGIN <= margin < need_margin   # named only if its print is surely the card's
         # a reading a little short is read blurred: a whole outline's from SOFT_FROM, a hardly moved fit's
         # from a whole outline's threshold; other guesses and fits never
         soft_from = {Found.WHOLE: SOFT_FROM, Found.HARDLY_MOVED: self.model.min_confidence}.get(found)
