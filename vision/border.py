@@ -29,7 +29,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.features import BORDER_DARK, BORDERED_SHARE, dark_border
+from vision.features import BORDER_DARK, bordered_deck, dark_border
 
 SHARES = np.arange(0.025, 0.2, 0.004, dtype=np.float32)   # border widths tried (shares of the field: ~1.4-11 mm;
 # a card's soft shadow all round is narrower than a printed border)
@@ -118,8 +118,8 @@ def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """``faces`` (rectified enrolment photos) with the faces of a dark-bordered deck that were
     enrolled inside their border given the deck's border back: the field shrunk into the
     border's width measured on the deck's other faces, the band painted their border's colour.
-    A deck is bordered when BORDERED_SHARE of its faces have a dark rim all round
-    (:func:`vision.features.deck_inset`); other decks are returned as they are.
+    A deck is bordered when its median face has a printed border
+    (:func:`vision.features.bordered_deck`); other decks are returned as they are.
 
     On a dark table a close-up's border cannot be told from the cloth, so its card is enrolled
     from the field inside (style 2: 6 of the 48 dark-bordered Pass Pass faces). Such a face then
@@ -133,7 +133,7 @@ def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         (0, 220, (88, 63, 3))
     """
     bordered = {c: f for c, f in faces.items() if dark_border(f)}
-    if len(bordered) == len(faces) or len(bordered) < BORDERED_SHARE * len(faces):
+    if len(bordered) == len(faces) or not bordered_deck(faces.values()):
         return dict(faces)
     measured = [printed_band(f) for f in bordered.values()]
     widths = np.median([m[0] for m in measured], axis=0)   # top, right, bottom, left: shares of the card

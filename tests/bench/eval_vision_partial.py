@@ -51,6 +51,7 @@ def main(argv=None) -> int:
     ap.add_argument("--style", type=int, choices=(1, 2), default=1)
     ap.add_argument("--scenes", type=int, default=150)
     ap.add_argument("--missing", type=int, nargs="+", default=[1, 5, 20])
+    ap.add_argument("--first-seed", type=int, help="first scene (default: the style's first evaluation seed)")
     args = ap.parse_args(argv)
     if args.style == 1:
         from tests.bench.eval_vision import EVAL_SEED, deck_for, enrol_all
@@ -76,11 +77,12 @@ def main(argv=None) -> int:
             bg = TableBackground.from_shot(calibration_shot(seed, deck, design, 1 + seed % 10),
                                            table_to_image=s.table_to_image)
             return deck, models2[(deck, design)], s, CardDetector(background=bg)
-    seeds = range(EVAL_SEED, EVAL_SEED + args.scenes)
+    first = EVAL_SEED if args.first_seed is None else args.first_seed
+    seeds = range(first, first + args.scenes)
     print(f"style {args.style}, scenes {seeds.start}..{seeds.stop - 1}")
     for k in args.missing:
         miss_found = miss_named = right = wrong = visible = 0
-        examples = []
+        examples, wrongs = [], []
         for seed in seeds:
             deck, model, scene, detector = scene_of(seed)
             drop = left_out(seed, deck, [c.card for c in scene.cards], k)
@@ -100,9 +102,11 @@ def main(argv=None) -> int:
                 elif truth.fully_visible:
                     visible += 1
                     right += name == truth.card
-                    wrong += name is not None and name != truth.card
+                    if name is not None and name != truth.card:
+                        wrong += 1
+                        wrongs.append((seed, truth.card, name, round(float(matches[m].confidence), 3)))
         print(f"missing {k:2d}: left-out cards found {miss_found}, named {miss_named} {examples[:8]}; "
-              f"fully visible enrolled {visible}: named right {right / max(visible, 1):.2%}, wrong {wrong}",
+              f"fully visible enrolled {visible}: named right {right / max(visible, 1):.2%}, wrong {wrong} {wrongs[:8]}",
               flush=True)
     return 0
 

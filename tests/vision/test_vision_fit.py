@@ -58,6 +58,23 @@ def test_a_dark_bordered_deck_leaves_out_a_wider_rim_and_a_plain_one_does_not(da
     assert features.deck_inset(enrol(CARDS[:6], "bleed").faces.values()) == features.INSET
 
 
+def test_a_full_bleed_deck_enrolled_in_part_is_not_taken_for_a_bordered_one():
+    # full-bleed art dark to the edge: these five faces' rims all read under BORDER_DARK (0.44-0.48 of
+    # their paper), as 37 % of the deck's faces do. Left with only such faces (enroll --partial), the deck
+    # counted as bordered until 2026-11-29 (80 % of its faces dark-rimmed) and the recogniser left out a
+    # wider rim than the whole deck's: a partial Passe Eclair model named rocce-vanessa as rocce-leon
+    faces = enrol_cards("pass-pass", "bleed", ["blue-11", "blue-9", "purple-12", "blue-7", "green-7"]).faces
+    assert all(features.dark_border(f) for f in faces.values())
+    assert not features.bordered_deck(faces.values())
+    assert features.deck_inset(faces.values()) == features.INSET
+    given = border_given_back(faces)   # and no face is given a border it does not have
+    assert all(given[c] is faces[c] for c in faces)
+    # a printed border is far darker: the dark-bordered deck's faces read under PRINTED_BORDER
+    dark = enrol_cards("pass-pass", "dark", ["blue-11", "blue-9", "purple-12"]).faces
+    assert all(features.rim_darkness(f) < features.PRINTED_BORDER for f in dark.values())
+    assert features.bordered_deck(dark.values())
+
+
 def test_an_outline_cut_short_by_a_borders_shadow_is_fitted_and_named(dark_border_model):
     scene = table_scene(SEED, "pass-pass", "dark", 8)
     truth = next(t for t in scene.cards if t.card == "purple-6")
