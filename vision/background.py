@@ -41,6 +41,13 @@ CARD_AREA_RANGE = (0.55, 1.6)   # on-screen area / expected card area at that pl
 # shadow and the smoothing spread it (a card on Passe Eclair's rendered pile, its shadow
 # over those of the cards below: 1.13-1.16 on the short side, 1.10 on the long one)
 BLOB_SIDE_RANGE = (0.75, 1.18)
+# an outline whose long sides fall short of a card's by more than CUT_LONG while its short sides
+# are a card's (CUT_SHORT_SIDES) is a card with one end lost: in the cloth, under a shadow, or
+# an outline fitted to a look-alike's print (style-2 fresh seeds 3,014,500..3,016,499: three
+# purple 6s and 8s named each other at 79-83 mm; development seeds 100..699: no right name this
+# short, and a dark-bordered card seen inside its border is short on both sides)
+CUT_LONG = 0.95
+CUT_SHORT_SIDES = 0.96
 TEXTURE_WINDOW = 7      # working px: the local texture's window
 TEXTURED = 12.0         # grey levels of local deviation that make a place patterned
 PATTERNED_SHARE = 0.1   # a table this much patterned is looked at for calm places (not a few markers)
@@ -154,6 +161,41 @@ class TableBackground:
         area = float(cv2.contourArea(np.asarray(corners, np.float32)))
         return CARD_AREA_RANGE[0] * expected <= area <= CARD_AREA_RANGE[1] * expected
 
+    def cut_short(self, corners: np.ndarray) -> bool:
+        """True when the outline ``corners`` (full-size px) is a card with one end lost (CUT_LONG);
+        always False without calibration."""
+        if self.table_to_image is None:
+            return False
+        short, long_ = sorted(_pair_lengths(self._to_table(corners)))
+        cw, ch = sorted(self.card_mm)
+        return long_ < CUT_LONG * ch and short >= CUT_SHORT_SIDES * cw
+
+    def drawn_out(self, corners: np.ndarray) -> list[np.ndarray]:
+        """The outline ``corners`` (full-size px) drawn out to a card's length on the table, at one
+        end and at the other (none without calibration).
+
+            >>> bg = TableBackground(np.zeros((4, 4, 3), np.uint8), 1, np.eye(3), card_mm=(63, 88))
+            >>> [a.round().astype(int).tolist() for a in bg.drawn_out(np.float32([[0, 0], [63, 0], [63, 80], [0, 80]]))]
+            [[[0, 0], [63, 0], [63, 88], [0, 88]], [[0, -8], [63, -8], [63, 80], [0, 80]]]
+        """
+        if self.table_to_image is None:
+            return []
+        t = self._to_table(corners)
+        first, second = _pair_lengths(t)
+        turn = 0 if first >= second else 1   # turned so that sides t0-t1 and t2-t3 are the long ones
+        t = np.roll(t, -turn, axis=0)
+        grow = max(self.card_mm) - max(first, second)
+        along_1 = (t[1] - t[0]) / np.linalg.norm(t[1] - t[0])
+        along_2 = (t[2] - t[3]) / np.linalg.norm(t[2] - t[3])
+        ends = (t + grow * np.array([[0, 0], along_1, along_2, [0, 0]]),     # the end t1-t2 drawn out
+                t - grow * np.array([along_1, [0, 0], [0, 0], along_2]))    # the end t3-t0
+        return [cv2.perspectiveTransform(np.roll(e, turn, axis=0).reshape(-1, 1, 2),
+                                         self.table_to_image).reshape(4, 2).astype(np.float32) for e in ends]
+
+    def _to_table(self, corners: np.ndarray) -> np.ndarray:
+        to_table = np.linalg.inv(self.table_to_image)
+        return cv2.perspectiveTransform(np.asarray(corners, np.float64).reshape(-1, 1, 2), to_table).reshape(-1, 2)
+
     def card_over(self, points_px: np.ndarray) -> np.ndarray | None:
         """The outline of one card lying over the blob ``points_px`` (full-size px), or None.
 
@@ -182,3 +224,9 @@ class TableBackground:
         if self.table_to_image is None or len(points_px) < 5:
             return None
         return top_card(frame, points_px, self.table_to_image, self.card_mm)
+
+
+def _pair_lengths(quad: np.ndarray) -> tuple[float, float]:
+    """Mean lengths of a quadrilateral's sides 0 and 2, and of its sides 1 and 3."""
+    side = [float(np.linalg.norm(quad[(k + 1) % 4] - quad[k])) for k in range(4)]
+    return (side[0] + side[2]) / 2, (side[1] + side[3]) / 2

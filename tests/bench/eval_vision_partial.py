@@ -106,7 +106,8 @@ def main(argv=None) -> int:
                         wrong += 1
                         wrongs.append((seed, truth.card, name, round(float(matches[m].confidence), 3)))
         print(f"missing {k:2d}: left-out cards found {miss_found}, named {miss_named} {examples[:8]}; "
-              f"fully visible enrolled {visible}: named right {right / max(visible, 1):.2%}, wrong {wrong} {wrongs[:8]}",
+              f"fully visible enrolled {visible}: named right {right / max(visible, 1):.2%}, "
+              f"wrong {wrong} {wrongs[:8]}",
               flush=True)
     return 0
 
