@@ -314,3 +314,15 @@ def test_an_outline_is_cut_short_when_only_its_long_sides_fall_short():
     short = cv2.perspectiveTransform(cut.reshape(-1, 1, 2), scene.table_to_image).reshape(4, 2).astype(np.float32)
     assert table.cut_short(short)
     assert min(corner_error(q, truth.corners) for q in table.drawn_out(short)) < 0.5
+
+
+@pytest.mark.parametrize(("seed", "card"), [(1525, "green-10"), (1297, "green-11")])
+def test_a_card_whose_worst_patch_is_a_little_unlike_its_face_is_named(dark_deck, seed, card, monkeypatch):
+    # development scenes, glossy table and light wood: the card reads 0.94-0.95 by a wide margin, but its
+    # worst patch (a highlight, the table's grain) is 0.81-0.83 of its look-alikes' (MAX_MISMATCH):
+    # refused until 2026-11-29 at 0.75, named at 0.9
+    scene, rec, truth = read_dark_scene(dark_deck, seed, card)
+    named = [m for m in rec.recognise(scene.image) if m.card == card]
+    assert len(named) == 1 and corner_error(named[0].corners, truth.corners) < 3
+    monkeypatch.setattr(recognise, "MAX_MISMATCH", 0.75)
+    assert card not in [m.card for m in rec.recognise(scene.image)]
