@@ -316,13 +316,39 @@ def test_an_outline_is_cut_short_when_only_its_long_sides_fall_short():
     assert min(corner_error(q, truth.corners) for q in table.drawn_out(short)) < 0.5
 
 
-@pytest.mark.parametrize(("seed", "card"), [(1525, "green-10"), (1297, "green-11")])
+@pytest.mark.parametrize(("seed", "card"), [(1525, "green-10")])
 def test_a_card_whose_worst_patch_is_a_little_unlike_its_face_is_named(dark_deck, seed, card, monkeypatch):
-    # development scenes, glossy table and light wood: the card reads 0.94-0.95 by a wide margin, but its
-    # worst patch (a highlight, the table's grain) is 0.81-0.83 of its look-alikes' (MAX_MISMATCH):
-    # refused until 2026-11-29 at 0.75, named at 0.9
+    # development scene, glossy table: the card, its outline seen whole, reads 0.95 by a wide margin, but
+    # its worst patch (a highlight) is 0.81-0.83 of its look-alikes' (MAX_MISMATCH): refused until
+    # 2026-11-29 at 0.75, named at 0.9. (Scene 1297's green-11, a guess in an outline merged with its
+    # neighbour's, named so from 2026-11-29, is refused again: guesses keep MAX_MISMATCH_NOT_WHOLE 0.75)
     scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     named = [m for m in rec.recognise(scene.image) if m.card == card]
     assert len(named) == 1 and corner_error(named[0].corners, truth.corners) < 3
     monkeypatch.setattr(recognise, "MAX_MISMATCH", 0.75)
     assert card not in [m.card for m in rec.recognise(scene.image)]
+
+
+@pytest.fixture(scope="module")
+def bleed_eclair_deck():
+    return enrol_cards("passe-eclair", "bleed")
+
+
+@pytest.mark.parametrize("seed", [3_020_102, 3_020_618])
+def test_a_partly_hidden_card_whose_difference_is_covered_is_not_named_as_its_look_alike(
+        bleed_eclair_deck, seed, monkeypatch):
+    # evaluation scenes (fresh until 2026-12-01): a full-bleed vanessa-fabi partly under another card, its
+    # medallion (orange; vanessa-rocce's is green) covered; read vanessa-rocce 0.93, its worst patch between
+    # 0.75 and 0.9 of the look-alikes'. An outline not seen whole keeps MAX_MISMATCH_NOT_WHOLE 0.75
+    count = 1 + seed % 10
+    scene = table_scene(seed, "passe-eclair", "bleed", count)
+    shot = calibration_shot(seed, "passe-eclair", "bleed", count)
+    rec = CardRecogniser(bleed_eclair_deck, CardDetector(background=TableBackground.from_shot(
+        shot, table_to_image=scene.table_to_image)))
+    truth = next(t for t in scene.cards if t.card == "vanessa-fabi")
+    assert not truth.fully_visible
+    assert "vanessa-rocce" not in [m.card for m in rec.recognise(scene.image)]
+    monkeypatch.setattr(recognise, "MAX_MISMATCH_NOT_WHOLE", recognise.MAX_MISMATCH)
+    wrong = [m for m in rec.recognise(scene.image) if m.card == "vanessa-rocce"]
+    assert len(wrong) == 1 and not wrong[0].complete
+    assert np.linalg.norm(wrong[0].corners.mean(0) - truth.corners.mean(0)) < 20
