@@ -48,6 +48,13 @@ BLOB_SIDE_RANGE = (0.75, 1.18)
 # short, and a dark-bordered card seen inside its border is short on both sides)
 CUT_LONG = 0.95
 CUT_SHORT_SIDES = 0.96
+# an unnamed outline whose fine detail correlates this much with the empty table's there is the table
+# (glare or a change of light lifted it from the calibration shot), where the table has detail enough
+# (style-2 development seeds 100..1699: cards 0.36 at most, false detections on patterned and
+# photographed tables mostly 0.82-1.0)
+SAME_TABLE = 0.6
+DETAIL_SIGMA = 3.0       # working px
+TABLE_DETAIL_MIN = 4.0   # grey levels (standard deviation of the detail)
 TEXTURE_WINDOW = 7      # working px: the local texture's window
 TEXTURED = 12.0         # grey levels of local deviation that make a place patterned
 PATTERNED_SHARE = 0.1   # a table this much patterned is looked at for calm places (not a few markers)
@@ -192,6 +199,38 @@ class TableBackground:
         return [cv2.perspectiveTransform(np.roll(e, turn, axis=0).reshape(-1, 1, 2),
                                          self.table_to_image).reshape(4, 2).astype(np.float32) for e in ends]
 
+    def shows_table(self, frame: np.ndarray, corners: np.ndarray) -> bool:
+        """True when the inside of ``corners`` (full-size px) is the empty table's own pattern
+        (SAME_TABLE): a glare spot or a shadow on a patterned cloth, not something laid on it."""
+        likeness = self.table_likeness(frame, corners)
+        return likeness is not None and likeness >= SAME_TABLE
+
+    def table_likeness(self, frame: np.ndarray, corners: np.ndarray) -> float | None:
+        """How much the inside of ``corners`` (full-size px) in ``frame`` shows the empty table's own
+        pattern (the correlation of their fine detail, from -1 to 1; glare and a change of light
+        leave it), or None where the table is too plain there to tell (TABLE_DETAIL_MIN)."""
+        pts = np.asarray(corners, np.float32) / self.scale
+        h, w = self.colour.shape[:2]
+        x0, y0 = (max(int(v), 0) for v in pts.min(axis=0))
+        x1, y1 = (min(int(np.ceil(v)) + 1, n) for v, n in zip(pts.max(axis=0), (w, h)))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return None
+        s = self.scale
+        crop = frame[y0 * s:y1 * s, x0 * s:x1 * s]
+        if s > 1:
+            crop = cv2.resize(crop, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+        inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(inside, np.round(pts - (x0, y0)).astype(np.int32), 255)
+        inside = cv2.erode(inside, _GROW) > 0   # off the outline's own edge
+        if inside.sum() < 50:
+            return None
+        now, then = (_detail(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY))[inside]
+                     for c in (smooth(crop), self.colour[y0:y1, x0:x1]))
+        if float(then.std()) < TABLE_DETAIL_MIN:
+            return None
+        now, then = now - now.mean(), then - then.mean()
+        return float((now * then).sum() / (np.sqrt((now * now).sum() * (then * then).sum()) + 1e-6))
+
     def _to_table(self, corners: np.ndarray) -> np.ndarray:
         to_table = np.linalg.inv(self.table_to_image)
         return cv2.perspectiveTransform(np.asarray(corners, np.float64).reshape(-1, 1, 2), to_table).reshape(-1, 2)
@@ -224,6 +263,12 @@ class TableBackground:
         if self.table_to_image is None or len(points_px) < 5:
             return None
         return top_card(frame, points_px, self.table_to_image, self.card_mm)
+
+
+def _detail(grey: np.ndarray) -> np.ndarray:
+    """The fine detail of ``grey`` (float32): itself less its blur at DETAIL_SIGMA, so that a change of
+    light or a glare spot, smooth over a card's size, leaves the pattern as it was."""
+    return grey - cv2.GaussianBlur(grey, (0, 0), DETAIL_SIGMA)
 
 
 def _pair_lengths(quad: np.ndarray) -> tuple[float, float]:

@@ -397,7 +397,8 @@ class CardRecogniser:
         to the edges it has and, if still unsure, fitted to the face it most resembles (or, if it
         reads like no face, to the deck's mean face).
         With ``blank``, also the outlines with nothing printed inside (``blank=True``: glare,
-        a phone, a hand): not cards, but they cover what lay there."""
+        a phone, a hand): not cards, but they cover what lay there. An unnamed outline showing
+        the empty table's own pattern (``TableBackground.shows_table``) is never reported."""
         if self._last is None:
             out = self._recognise(frame)
         else:
@@ -422,6 +423,11 @@ class CardRecogniser:
             out += found
         if self._parts is not None:
             self._parts.end()
+        background = self.detector.background
+        if background is not None:
+            # an unnamed outline showing the empty table's own pattern is the table under glare or
+            # shade, nothing laid on it (style-2 development seeds 100..1699: vision/README.md)
+            out = [m for m in out if m.card is not None or not background.shows_table(frame, m.corners)]
         return _without_stray_guesses(out)
 
     def _part(self, frame: np.ndarray, quads: list[CardQuad]) -> list[CardMatch]:
