@@ -31,13 +31,12 @@ def test_print_contrast_is_near_zero_on_a_plain_surface_and_high_on_a_face(model
     assert min(features.print_contrast(f) for f in model.faces.values()) > 0.1   # 0.12: a pale yellow
 
 
-@pytest.mark.parametrize("seed, what", [(213, "a phone face down beside a card"),
-                                        (133, "a glare spot cut by the frame's edge")])
-def test_a_blank_outline_is_not_reported_as_a_card(model_dirs, seed, what):
-    # development scenes of the second style (never evaluation ones), read with the first
-    # style's enrolled deck: every card is unknown to it, but its outline is still reported
-    scene = table_scene(seed, "pass-pass", "dark", 1 + seed % 10)
-    shot = calibration_shot(seed, "pass-pass", "dark", 1 + seed % 10)
+def _read_with_style1_deck(model_dirs, seed, design):
+    """Development scene ``seed`` of the second style (never an evaluation one), a recogniser with its
+    empty table and the first style's Pass Pass deck (every card unknown to it, its outline still
+    reported), and whether a match lies on one of the scene's cards."""
+    scene = table_scene(seed, "pass-pass", design, 1 + seed % 10)
+    shot = calibration_shot(seed, "pass-pass", design, 1 + seed % 10)
     detector = CardDetector(background=TableBackground.from_shot(shot, table_to_image=scene.table_to_image))
     rec = CardRecogniser(CardModel.load(model_dirs["pass-pass"]), detector)
 
@@ -46,6 +45,15 @@ def test_a_blank_outline_is_not_reported_as_a_card(model_dirs, seed, what):
         return any(np.linalg.norm(centre - t.corners.mean(axis=0)) < np.linalg.norm(t.corners[0] - t.corners[2]) / 3
                    for t in scene.cards)
 
+    return scene, rec, on_a_card
+
+
+@pytest.mark.parametrize("seed, what", [(213, "a phone face down beside a card"),
+                                        (133, "a glare spot cut by the frame's edge")])
+def test_a_blank_outline_is_not_reported_as_a_card(model_dirs, seed, what):
+    # development scenes of the second style (never evaluation ones), read with the first
+    # style's enrolled deck: every card is unknown to it, but its outline is still reported
+    scene, rec, on_a_card = _read_with_style1_deck(model_dirs, seed, "dark")
     everything = rec.recognise(scene.image, blank=True)
     off_cards = [m for m in everything if not on_a_card(m)]
     assert off_cards and all(m.blank and m.card is None for m in off_cards), what
@@ -79,16 +87,7 @@ def test_an_outline_showing_the_empty_tables_pattern_is_not_reported(model_dirs,
     # development scenes of the second style read with the first style's deck: every card is unknown
     # to it, and still reported (a card's print is not the table's pattern); the table's own pattern,
     # lifted from the calibration shot by glare or light, is not reported at all, not even as blank
-    scene = table_scene(seed, "pass-pass", design, 1 + seed % 10)
-    shot = calibration_shot(seed, "pass-pass", design, 1 + seed % 10)
-    detector = CardDetector(background=TableBackground.from_shot(shot, table_to_image=scene.table_to_image))
-    rec = CardRecogniser(CardModel.load(model_dirs["pass-pass"]), detector)
-
-    def on_a_card(m):
-        centre = np.asarray(m.corners).mean(axis=0)
-        return any(np.linalg.norm(centre - t.corners.mean(axis=0)) < np.linalg.norm(t.corners[0] - t.corners[2]) / 3
-                   for t in scene.cards)
-
+    scene, rec, on_a_card = _read_with_style1_deck(model_dirs, seed, design)
     everything = rec.recognise(scene.image, blank=True)
     assert everything and all(on_a_card(m) for m in everything), what
     assert sum(1 for m in everything if not m.blank) >= len([t for t in scene.cards if t.fully_visible]) - 1
