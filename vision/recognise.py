@@ -279,11 +279,11 @@ class CardRecogniser:
         o, turn, idx, margin = self._decide(vectors, scores, self._soft_bank)
         return float(scores[o, turn, idx]) if (o, turn, idx) == decided and margin >= need_margin else 0.0
 
-    def _refused(self, flat: np.ndarray, card: str, rivals: list[str], narrow: bool = False,
-                 whole: bool = True) -> bool:
+    def _refused(self, flat: np.ndarray, card: str, rivals: list[str], narrow: bool,
+                 seen_whole: bool) -> bool:
         """Whether the full-size checks refuse ``card`` for ``flat`` (rectified as ``card``'s face lies);
         ``narrow``: read by a narrow margin (NARROW_MARGIN), the print must be surely the card's;
-        ``whole``: a card whose outline was seen whole (else every patch must be nearer the face,
+        ``seen_whole``: a card whose outline was found whole (else every patch must be nearer the face,
         MAX_MISMATCH_NOT_WHOLE)."""
         seen = fine(flat)
         floor = FINE_SURE_MARGIN if narrow else FINE_MIN_MARGIN
@@ -295,7 +295,7 @@ class CardRecogniser:
         # a patch of the print not the named face's (a medallion look-alike, a card not enrolled);
         # its ink a rival's hue (a washed-out blue read as green by amount of colour); a faded orange
         # medallion read as a rival's green one (style 2: leon-fabi as leon-rocce)
-        return (self._fine.mismatch(flat, card, seen) > (MAX_MISMATCH if whole else MAX_MISMATCH_NOT_WHOLE)
+        return (self._fine.mismatch(flat, card, seen) > (MAX_MISMATCH if seen_whole else MAX_MISMATCH_NOT_WHOLE)
                 or self._ink.rival_hue(flat, card, rivals) is not None
                 or self._hues.rival(flat, card, rivals) is not None)
 
@@ -423,11 +423,6 @@ class CardRecogniser:
             out += found
         if self._parts is not None:
             self._parts.end()
-        background = self.detector.background
-        if background is not None:
-            # an unnamed outline showing the empty table's own pattern is the table under glare or
-            # shade, nothing laid on it (style-2 development seeds 100..1699: vision/README.md)
-            out = [m for m in out if m.card is not None or not background.shows_table(frame, m.corners)]
         return _without_stray_guesses(out)
 
     def _part(self, frame: np.ndarray, quads: list[CardQuad]) -> list[CardMatch]:
@@ -494,6 +489,12 @@ class CardRecogniser:
             if all(quad_overlap(m.corners, k.corners) < SAME_CARD_OVERLAP for k in out):
                 m.blank = m.card is None and self._blank(frame, m.corners)
                 out.append(m)
+        background = self.detector.background
+        if background is not None:
+            # an unnamed outline showing the empty table's own pattern is the table under glare or
+            # shade, nothing laid on it (style-2 development seeds 100..1699: vision/README.md); here,
+            # so that a part answered from an earlier frame is not looked at again
+            out = [m for m in out if m.card is not None or not background.shows_table(frame, m.corners)]
         return out
 
     def _whole_length(self, frame: np.ndarray, m: CardMatch) -> CardMatch:

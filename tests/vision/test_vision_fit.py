@@ -101,12 +101,12 @@ def dark_deck():
     return enrol_cards("pass-pass", "dark")
 
 
-def read_dark_scene(deck, seed, card):
-    """Development scene ``seed`` of the dark-bordered Pass Pass deck, a recogniser with its empty
-    table, and ``card``'s truth there."""
+def read_dark_scene(deck, seed, card, deck_id="pass-pass", design="dark"):
+    """Scene ``seed`` of the second style (by default the dark-bordered Pass Pass deck's), a recogniser
+    of ``deck`` with its empty table, and ``card``'s truth there."""
     count = 1 + seed % 10   # cards in the scene
-    scene = table_scene(seed, "pass-pass", "dark", count)
-    shot = calibration_shot(seed, "pass-pass", "dark", count)
+    scene = table_scene(seed, deck_id, design, count)
+    shot = calibration_shot(seed, deck_id, design, count)
     rec = CardRecogniser(deck, CardDetector(background=TableBackground.from_shot(
         shot, table_to_image=scene.table_to_image)))
     return scene, rec, next(t for t in scene.cards if t.card == card)
@@ -340,12 +340,7 @@ def test_a_partly_hidden_card_whose_difference_is_covered_is_not_named_as_its_lo
     # evaluation scenes (fresh until 2026-12-01): a full-bleed vanessa-fabi partly under another card, its
     # medallion (orange; vanessa-rocce's is green) covered; read vanessa-rocce 0.93, its worst patch between
     # 0.75 and 0.9 of the look-alikes'. An outline not seen whole keeps MAX_MISMATCH_NOT_WHOLE 0.75
-    count = 1 + seed % 10
-    scene = table_scene(seed, "passe-eclair", "bleed", count)
-    shot = calibration_shot(seed, "passe-eclair", "bleed", count)
-    rec = CardRecogniser(bleed_eclair_deck, CardDetector(background=TableBackground.from_shot(
-        shot, table_to_image=scene.table_to_image)))
-    truth = next(t for t in scene.cards if t.card == "vanessa-fabi")
+    scene, rec, truth = read_dark_scene(bleed_eclair_deck, seed, "vanessa-fabi", "passe-eclair", "bleed")
     assert not truth.fully_visible
     assert "vanessa-rocce" not in [m.card for m in rec.recognise(scene.image)]
     monkeypatch.setattr(recognise, "MAX_MISMATCH_NOT_WHOLE", recognise.MAX_MISMATCH)
