@@ -10,6 +10,10 @@ its two pairs of parallel sides are, and the placement whose four sides are all 
 edges is the top card (a card under it has a side or two hidden). It is only a guess: the
 recogniser keeps it when it names the card.
 
+The same finds a card lying across another on any table: a blob up to MAX_SPAN card lengths
+across is looked at, and the edges are those of the colour channel that changes most (an
+olive card on tan brick, a green one on grass, can have the table's grey).
+
     >>> import numpy as np
     >>> frame = np.full((400, 400, 3), 90, np.uint8)
     >>> _ = cv2.rectangle(frame, (150, 120), (212, 207), (235, 235, 235), -1)   # the pile: 63 x 88 mm
@@ -27,14 +31,19 @@ import cv2
 import numpy as np
 
 MARGIN_MM = 6                # view around the blob
-MAX_SPAN = 1.6               # a blob wider or longer than this many card lengths is not one pile
-MIN_GRADIENT = 24.0          # Sobel magnitude (a step of ~6 grey levels) that can be a card's side
+# a blob wider or longer than this many card lengths is not looked at (a hand, a row of cards, glare
+# joining several; and costly). Two cards end to end, one over the other, span up to about 2
+MAX_SPAN = 2.5
+MIN_GRADIENT = 24.0          # Sobel magnitude (a step of ~6 levels in some channel) that can be a card's side
 ANGLE_TOLERANCE = 8.0        # degrees: an edge pixel counts for the sides at this angle
 # tried around each angle most edges run at (a card askew by a few degrees shares its peak)
 ANGLE_STEPS = np.arange(-8.0, 8.01, 1.0)
-MIN_SIDE_SUPPORT = 0.45      # share of a side's length that edges must back, each of the four sides
+MIN_SIDE_SUPPORT = 0.4       # share of a side's length that edges must back, each of the four sides
 MIN_INSIDE = 0.9             # share of the placement lying on the blob
 KEEP_ANGLES = 4              # angles placed in full, of those tried
+# angles most edges run at, each tried: on a photographed table (gravel, brick) the table's own edges
+# can outnumber the card's sides
+SIDE_ANGLE_PEAKS = 5
 
 
 def top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarray,
@@ -53,15 +62,14 @@ def top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarra
     blob = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(blob, cv2.convexHull(np.round(mm - [x0, y0]).astype(np.int32).reshape(-1, 1, 2)), 255)
     blob = cv2.dilate(blob, np.ones((5, 5), np.uint8))
-    grey = cv2.GaussianBlur(cv2.cvtColor(view, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-    gx, gy = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    gx, gy = _colour_gradient(view)
     mag = cv2.magnitude(gx, gy)
     ys, xs = np.nonzero((mag >= MIN_GRADIENT) & (blob > 0))
     if len(xs) < 20:
         return None
     direction = np.degrees(np.arctan2(gy[ys, xs], gx[ys, xs])) % 180.0   # across the edge
     best: tuple[float, np.ndarray] | None = None
-    peaks = _side_angles(direction, mag[ys, xs])
+    peaks = _side_angles(direction, mag[ys, xs], SIDE_ANGLE_PEAKS)
     angles = sorted({(p + d) % 90.0 for p in peaks for d in ANGLE_STEPS})   # the peaks are a few degrees off
     # the angles where parallel edges a card's width and height apart are strongest, then placed (cheap first)
     for angle in sorted(angles, key=lambda a: -_pair_strength(xs, ys, direction, a, card_mm))[:KEEP_ANGLES]:
@@ -74,7 +82,16 @@ def top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarra
     return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), table_to_image).reshape(4, 2).astype(np.float32)
 
 
-def _side_angles(direction: np.ndarray, weight: np.ndarray, peaks: int = 3) -> list[float]:
+def _colour_gradient(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The Sobel gradient (x, y) of the slightly blurred BGR ``view``, at each pixel that of the
+    channel that changes most there."""
+    f = cv2.GaussianBlur(view.astype(np.float32), (0, 0), 1.0)
+    gx, gy = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+    strongest = np.argmax(gx * gx + gy * gy, axis=2)[..., None]
+    return (np.take_along_axis(gx, strongest, 2)[..., 0], np.take_along_axis(gy, strongest, 2)[..., 0])
+
+
+def _side_angles(direction: np.ndarray, weight: np.ndarray, peaks: int) -> list[float]:
     """The angles (0-90°, a card's sides at a and a + 90) most edges run at."""
     hist = np.bincount(np.round(direction % 90.0).astype(int) % 90, weights=weight, minlength=90)
     hist = hist + 0.5 * (np.roll(hist, 1) + np.roll(hist, -1))
