@@ -310,9 +310,9 @@ class CardRecogniser:
         return self.identify(frame, fitted, Found.HARDLY_MOVED if moved <= SMALL_FIT else Found.FITTED, seen_whole)
 
     def _read_guess(self, frame: np.ndarray, corners: np.ndarray) -> CardMatch:
-        """A guessed outline snapped to the edges it has (the paper's, else past a shadow) and read; if
-        unnamed, fitted to the faces it most resembles in turn (or, if it reads like no face, to the
-        deck's mean face) and read again."""
+        """A guessed outline snapped to the edges it has (the paper's, else past a shadow) and read; if named,
+        confirmed by a fit to that face (:meth:`_confirmed`); if unnamed, fitted to the faces it most resembles
+        in turn (or, if it reads like no face, to the deck's mean face) and read again."""
         m = self.identify(frame, snap_to_edges(frame, corners), Found.GUESSED)
         if m.card is None and self.detector.background is not None:
             # the difference from the empty table takes in the card's shadow: a guess made from it can lie
@@ -354,7 +354,7 @@ class CardRecogniser:
         the fitted outline names it too; the fitted reading's name, if another (it aligned the print the
         faces share and saw where they differ); else none. A guess a few px off on a small card reads
         the look-alikes' medallion out of place (style-2 fresh seeds 3,024,700..3,026,699: four
-        full-bleed `vanessa-fabi` and `leon-fabi` named as their `-rocce` look-alikes, 3-9 px off)."""
+        full-bleed `vanessa-fabi` and `leon-fabi` named as their `-rocce` look-alikes, 5-9 px off)."""
         if m.card not in self._faces:
             return m
         again = self._fitted(frame, m, self._faces[m.card])
