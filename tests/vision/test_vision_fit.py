@@ -149,7 +149,8 @@ def test_a_card_on_a_ragged_merged_outline_is_guessed_from_a_coarser_polygon(dar
     assert len(named) == 1 and not named[0].complete
     assert corner_error(named[0].corners, truth.corners) < 3
     monkeypatch.setattr(partial, "SIMPLIFY", partial.SIMPLIFY[:1])   # the finest polygon alone
-    monkeypatch.setattr(TableBackground, "top_card", lambda self, frame, points_px: None)   # placed by its sides (askew.py)
+    # nor placed by its four sides (vision/askew.py)
+    monkeypatch.setattr(TableBackground, "top_card", lambda self, frame, points_px: None)
     assert card not in [m.card for m in rec.recognise(scene.image)]
 
 
@@ -164,7 +165,8 @@ def test_a_guess_lying_on_the_cards_shadow_is_snapped_past_it(dark_deck, seed, c
     monkeypatch.setattr(recognise, "snap_past_shadow", snap_to_edges)   # the paper's edge alone
     # (from there a fit to blue-5's face that hardly moves the outline names it too, by its blurred reading)
     monkeypatch.setattr(recognise, "SMALL_FIT", -1.0)
-    monkeypatch.setattr(TableBackground, "top_card", lambda self, frame, points_px: None)   # placed by its sides (askew.py)
+    # nor placed by its four sides (vision/askew.py)
+    monkeypatch.setattr(TableBackground, "top_card", lambda self, frame, points_px: None)
     assert card not in [m.card for m in rec.recognise(scene.image)]
 
 
