@@ -101,12 +101,12 @@ def test_a_card_lying_across_another_on_a_busy_table_is_guessed_by_its_four_side
     across another on brick (159), on a striped cloth (319, the two cards 1.7 card lengths long)
     and on photographed gravel (495, 558). The blob's guesses from its corners were 38-111 px off; the
     card's four sides, seen in colour, place it within a few px (then snapped to its edges and read)."""
+    from tests.bench.eval_vision_style2 import deck_for, design_for
     from vision.background import TableBackground
     from vision.detect import CardDetector
-    from vision.synth2.faces import DESIGNS
     from vision.synth2.render import calibration_shot, table_scene
 
-    deck, design, count = ("pass-pass" if seed % 2 else "passe-eclair"), DESIGNS[(seed // 2) % 2], 1 + seed % 10
+    deck, design, count = deck_for(seed), design_for(seed), 1 + seed % 10
     scene = table_scene(seed, deck, design, count)
     background = TableBackground.from_shot(calibration_shot(seed, deck, design, count),
                                            table_to_image=scene.table_to_image)
