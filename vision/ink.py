@@ -77,6 +77,15 @@ class InkCheck:
             self._hues[card] = hue if share >= ONE_INK_SHARE else None
         return self._hues[card]
 
+    def one_ink(self, card: str) -> bool:
+        """Whether ``card``'s face is printed in one ink (nine ink pixels in ten of one hue)."""
+        return self._hue(card) is not None
+
+    def other_ink(self, card: str, rival: str) -> bool:
+        """Whether ``card`` and ``rival`` are each printed in one ink, and not the same one."""
+        a, b = self._hue(card), self._hue(rival)
+        return a is not None and b is not None and float(a @ b) < SAME_INK_COS
+
     def rival_hue(self, flat: np.ndarray, card: str, rivals) -> str | None:
         """The first of ``rivals`` printed in another ink than ``card``, but a near one (NEAR_INK_COS),
         whose hue the ink of ``flat`` (the card rectified as ``card``'s face lies) is nearer, or None."""
