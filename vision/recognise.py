@@ -103,8 +103,8 @@ SOFT_FROM = 0.80
 # outline any such rival (up to HUE_TOLD_RIVALS); for guessed and fitted ones, where another card may
 # cover the place the faces differ, only a rival printed in another ink (vision.ink.InkCheck.other_ink).
 # Style-2 development seeds 100..1699: recall 97.01 -> 97.21 %, none wrong (vision/README.md)
+# (only rivals in another ink for whole outlines too: 97.16 %)
 HUE_TELLS = True
-HUE_INKS_ONLY = False   # every outline as guessed ones are (97.16 % on those seeds)
 HUE_TOLD_RIVALS = 2
 # A guess of a card printed in one ink, named as snapped and fitted to that face (CardRecogniser._confirmed),
 # whose fit names nothing at a fitted outline's thresholds keeps its name if the fit names it at a guess's: on
@@ -260,7 +260,7 @@ class CardRecogniser:
         sure = best >= need_conf and name not in self._unnamed
         if sure and margin < need_margin and HUE_TELLS:
             margin = self._margin_past_hue(vectors[o], scores[o], turn, idx, _turned(flats[o], turn), need_margin,
-                                           inks_only=found is not Found.WHOLE or HUE_INKS_ONLY)
+                                           inks_only=found is not Found.WHOLE)
         named = sure and margin >= need_margin
         narrow = sure and NARROW_MARGIN <= margin < need_margin   # named only if its print is surely the card's
         # a reading a little short is read blurred: a whole outline's from SOFT_FROM, a hardly moved fit's
@@ -432,7 +432,8 @@ class CardRecogniser:
         per_card = scores.max(axis=0).copy()
         left_out = [idx, *skip]
         per_card[left_out] = -np.inf
-        rivals = [int(c) for c in np.argsort(-per_card) if int(c) not in left_out][:RIVALS]
+        # those left out sort last: only that many more are taken before they are dropped
+        rivals = [int(c) for c in np.argsort(-per_card)[:RIVALS + len(left_out)] if int(c) not in left_out][:RIVALS]
         tb = bank[turn * n + idx]
         margin, worst = 1.0, None
         for c in rivals:
