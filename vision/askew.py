@@ -47,21 +47,23 @@ SIDE_ANGLE_PEAKS = 5
 
 
 def top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarray,
-             card_mm: tuple[float, float]) -> np.ndarray | None:
+             card_mm: tuple[float, float], grow_mm: int = 0) -> np.ndarray | None:
     """The four image corners (px) of the card whose four sides are all seen in the blob
-    ``points_px`` (full-size px), or None. ``table_to_image``: table mm → image px."""
+    ``points_px`` (full-size px), or None. ``table_to_image``: table mm → image px; ``grow_mm``:
+    how far past the blob the card may reach (pieces of a card that matches the table in places)."""
     to_table = np.linalg.inv(table_to_image)
     mm = cv2.perspectiveTransform(np.asarray(points_px, np.float64).reshape(-1, 1, 2), to_table).reshape(-1, 2)
-    x0, y0 = np.floor(mm.min(axis=0)) - MARGIN_MM
-    x1, y1 = np.ceil(mm.max(axis=0)) + MARGIN_MM
+    x0, y0 = np.floor(mm.min(axis=0)) - MARGIN_MM - grow_mm
+    x1, y1 = np.ceil(mm.max(axis=0)) + MARGIN_MM + grow_mm
     w, h = int(x1 - x0), int(y1 - y0)
-    if not (0 < w <= MAX_SPAN * max(card_mm) + 2 * MARGIN_MM and 0 < h <= MAX_SPAN * max(card_mm) + 2 * MARGIN_MM):
+    span = MAX_SPAN * max(card_mm) + 2 * (MARGIN_MM + grow_mm)
+    if not (0 < w <= span and 0 < h <= span):
         return None   # several cards, a hand: not a pile with one card askew on top (and costly)
     view_to_image = table_to_image @ np.array([[1.0, 0, x0], [0, 1, y0], [0, 0, 1]])
     view = cv2.warpPerspective(frame, view_to_image, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     blob = np.zeros((h, w), np.uint8)
     cv2.fillConvexPoly(blob, cv2.convexHull(np.round(mm - [x0, y0]).astype(np.int32).reshape(-1, 1, 2)), 255)
-    blob = cv2.dilate(blob, np.ones((5, 5), np.uint8))
+    blob = cv2.dilate(blob, np.ones((5 + 2 * grow_mm, 5 + 2 * grow_mm), np.uint8))
     gx, gy = _colour_gradient(view)
     mag = cv2.magnitude(gx, gy)
     ys, xs = np.nonzero((mag >= MIN_GRADIENT) & (blob > 0))
