@@ -59,13 +59,6 @@ TEXTURE_WINDOW = 7      # working px: the local texture's window
 TEXTURED = 12.0         # grey levels of local deviation that make a place patterned
 PATTERNED_SHARE = 0.1   # a table this much patterned is looked at for calm places (not a few markers)
 CALM_RATIO = 3.0        # a place whose texture falls to this share of the table's is something laid on it
-# on a plain table, a place this much busier than the table there (its texture over BUSY_RATIO times the
-# table's plus BUSY_FLOOR grey levels) is something laid on it: the print of a full-bleed card in the
-# cloth's own colour, a blue card on blue felt, too faint for an edge (style-2 development seeds
-# 100..1699, felt: such cards' share found 0.46-0.85 -> 0.77-0.97)
-BUSY = False
-BUSY_RATIO = 1.5
-BUSY_FLOOR = 1.5
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _WINDOW = cv2.getStructuringElement(cv2.MORPH_RECT, (TEXTURE_WINDOW, TEXTURE_WINDOW))
 _GROW = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
@@ -106,7 +99,6 @@ class TableBackground:
         # None on a plain table: no calm places looked for, and no such array kept
         self._calm_limit = np.where(texture > TEXTURED, texture / CALM_RATIO, -1.0).astype(np.float32) \
             if patterned else None
-        self._busy_limit = (texture * BUSY_RATIO + BUSY_FLOOR).astype(np.float32) if not patterned else None
         self.edges = cv2.dilate(edge_mask(small), _GROW)
         self._not_edges = cv2.bitwise_not(self.edges)
         self._work: tuple[np.ndarray, np.ndarray] | None = None   # see _buffers
@@ -142,8 +134,6 @@ class TableBackground:
         mask = cv2.bitwise_or(diff, new_edges)
         if self._calm_limit is not None:   # a patterned table
             mask = cv2.bitwise_or(mask, self._calm(f))
-        elif BUSY:
-            mask = _grown_into(mask, cv2.compare(_texture(f), self._busy_limit, cv2.CMP_GT))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN)
         return cv2.morphologyEx(fill_holes(mask), cv2.MORPH_OPEN, _OPEN)
 
@@ -274,16 +264,6 @@ class TableBackground:
         if self.table_to_image is None or len(points_px) < 5:
             return None
         return top_card(frame, points_px, self.table_to_image, self.card_mm, grow_mm)
-
-
-def _grown_into(mask: np.ndarray, more: np.ndarray) -> np.ndarray:
-    """``mask`` with the places of ``more`` that touch it, directly or through one another (a busy
-    place alone, away from anything that differs from the table, is the camera's noise or a shade)."""
-    n, labels = cv2.connectedComponents(cv2.bitwise_or(mask, more))
-    keep = np.zeros(n, np.uint8)
-    keep[np.unique(labels[mask > 0])] = 255
-    keep[0] = 0
-    return keep[labels]
 
 
 def _detail(grey: np.ndarray) -> np.ndarray:
