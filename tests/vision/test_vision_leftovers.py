@@ -11,34 +11,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.bench.eval_vision_style2 import deck_for, design_for
+from tests.vision.style2 import corner_error, evaluation_scene
 from vision import detect
 from vision.background import TableBackground
 from vision.detect import CardDetector
-from vision.synth2.render import calibration_shot, table_scene
-
-
-def _corner_error(found, truth):
-    return min(float(np.abs(np.roll(found, k, axis=0)[::s] - truth).max()) for k in range(4) for s in (1, -1))
 
 
 @pytest.mark.parametrize(("seed", "card"), [(257, "yellow-9"), (1055, "purple-12"), (1118, "michi")])
 def test_a_card_seen_only_in_pieces_is_guessed_from_its_four_sides(seed, card, monkeypatch):
-    deck, design, count = deck_for(seed), design_for(seed), 1 + seed % 10
-    scene = table_scene(seed, deck, design, count)
+    scene, background = evaluation_scene(seed)
     assert scene.kind == "photo"
-    background = TableBackground.from_shot(calibration_shot(seed, deck, design, count),
-                                           table_to_image=scene.table_to_image)
     truth = next(t for t in scene.cards if t.card == card)
     assert truth.fully_visible
 
     def nearest():
         quads = CardDetector(background=background).detect(scene.image)
-        return min((_corner_error(q.corners, truth.corners) for q in quads), default=np.inf), quads
+        return min((corner_error(q.corners, truth.corners) for q in quads), default=np.inf), quads
 
     error, quads = nearest()
     assert error < 8
-    assert not next(q for q in quads if _corner_error(q.corners, truth.corners) == error).complete  # a guess
+    assert not next(q for q in quads if corner_error(q.corners, truth.corners) == error).complete  # a guess
     monkeypatch.setattr(detect, "LEFTOVERS", False)
     assert nearest()[0] > 30
 

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.style2 import corner_error, evaluation_scene
 from vision.partial import _square_chamfers, card_hypotheses
 
 
@@ -72,10 +73,6 @@ def test_a_dark_bordered_card_on_top_of_another_is_found_by_its_print_field():
     assert 0.6 < area < 1.1   # its print field, or the card itself
 
 
-def _corner_error(found, truth) -> float:
-    return min(float(np.abs(np.roll(found, k, axis=0) - truth).max()) for k in range(4))
-
-
 def test_a_card_the_tables_grey_lying_across_another_is_found_by_its_colour_edges():
     """A card as grey as the table (an olive card on tan: only the hue changes at its sides) lies
     across another card end to end, their blob 1.9 card lengths long: vision/askew.py looks at a blob
@@ -92,7 +89,7 @@ def test_a_card_the_tables_grey_lying_across_another_is_found_by_its_colour_edge
     blob = np.vstack([under, top]).astype(np.float32)
     assert np.ptp(blob[:, 0]) > 1.6 * 88                                   # longer than a pile
     found = top_card(frame, blob, np.eye(3), (63.0, 88.0))                # 1 px = 1 mm here
-    assert found is not None and _corner_error(found, top) < 2.5
+    assert found is not None and corner_error(found, top) < 2.5
 
 
 @pytest.mark.parametrize(("seed", "index"), [(159, 9), (319, 5), (495, 1), (558, 1)])
@@ -101,19 +98,13 @@ def test_a_card_lying_across_another_on_a_busy_table_is_guessed_by_its_four_side
     across another on brick (159), on a striped cloth (319, the two cards 1.7 card lengths long)
     and on photographed gravel (495, 558). The blob's guesses from its corners were 38-111 px off; the
     card's four sides, seen in colour, place it within a few px (then snapped to its edges and read)."""
-    from tests.bench.eval_vision_style2 import deck_for, design_for
-    from vision.background import TableBackground
     from vision.detect import CardDetector
-    from vision.synth2.render import calibration_shot, table_scene
 
-    deck, design, count = deck_for(seed), design_for(seed), 1 + seed % 10
-    scene = table_scene(seed, deck, design, count)
-    background = TableBackground.from_shot(calibration_shot(seed, deck, design, count),
-                                           table_to_image=scene.table_to_image)
+    scene, background = evaluation_scene(seed)
     truth = scene.cards[index]
     assert truth.fully_visible
     quads = CardDetector(background=background).detect(scene.image)
-    assert min(_corner_error(q.corners, truth.corners) for q in quads) < 8
+    assert min(corner_error(q.corners, truth.corners) for q in quads) < 8
 
 
 @pytest.mark.parametrize(("seed", "card"), [(626, "marlon-rocce"), (807, "yellow-8")])
@@ -123,21 +114,15 @@ def test_two_cards_whose_union_has_four_corners_are_guessed_from(seed, card, mon
     card half over a blue one on light wood). The blob was taken for one card, then dropped as two
     cards' size, and the top card, fully visible, was not looked for at all; now a four-cornered
     outline that is not a card's size is guessed from like any merged one."""
-    from tests.bench.eval_vision_style2 import deck_for, design_for
     from vision import detect
-    from vision.background import TableBackground
     from vision.detect import CardDetector
-    from vision.synth2.render import calibration_shot, table_scene
 
-    deck, design, count = deck_for(seed), design_for(seed), 1 + seed % 10
-    scene = table_scene(seed, deck, design, count)
-    background = TableBackground.from_shot(calibration_shot(seed, deck, design, count),
-                                           table_to_image=scene.table_to_image)
+    scene, background = evaluation_scene(seed)
     truth = next(t for t in scene.cards if t.card == card)
     assert truth.fully_visible
 
     def nearest():
-        return min((_corner_error(q.corners, truth.corners) for q in CardDetector(background=background).detect(
+        return min((corner_error(q.corners, truth.corners) for q in CardDetector(background=background).detect(
             scene.image)), default=np.inf)
 
     assert nearest() < 8

@@ -19,6 +19,7 @@ import pytest
 
 from hardware.sim.camera_rig import place_camera
 from hardware.sim_cards import PILE_CENTRE_MM
+from tests.vision.style2 import corner_error
 from vision.background import TableBackground
 from vision.decks import deck_card_ids
 from vision.model import CardModel
@@ -53,12 +54,6 @@ def _top_reading(rec: CardRecogniser, rig, scene):
     return max(at, key=lambda m: m.confidence) if at else None
 
 
-def _corner_error(found, truth) -> float:
-    """Largest corner distance (px), over the ways the found corners can be numbered."""
-    f, t = np.asarray(found, np.float32), np.asarray(truth, np.float32)
-    return min(float(np.abs(np.roll(g, k, axis=0) - t).max()) for g in (f, f[::-1]) for k in range(4))
-
-
 @pytest.fixture(scope="module")
 def pile_scenes(profile):
     return list(_piles(profile))
@@ -71,7 +66,7 @@ def test_cards_laid_squarely_on_the_pile_are_named_from_their_paper_edge(model_d
         m = _top_reading(rec, rig, scene)
         if m is None:
             continue
-        errors.append(_corner_error(m.corners, scene.cards[-1].corners))
+        errors.append(corner_error(m.corners, scene.cards[-1].corners))
         named += m.card == pile[-1]
         if m.card not in (None, pile[-1]):
             wrong.append((pile[-1], m.card))

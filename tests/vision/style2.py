@@ -1,0 +1,29 @@
+"""Issue 12's second-style scenes as the evaluation makes them, for detection tests.
+
+    >>> scene, background = evaluation_scene(626)            # doctest: +SKIP
+    >>> quads = CardDetector(background=background).detect(scene.image)   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.bench.eval_vision_style2 import deck_for, design_for
+from vision.background import TableBackground
+from vision.synth2.render import calibration_shot, table_scene
+
+
+def evaluation_scene(seed: int):
+    """Scene ``seed`` with the deck, design and card count the style-2 evaluation gives it, and its
+    empty table learnt from its calibration shot."""
+    deck, design, count = deck_for(seed), design_for(seed), 1 + seed % 10
+    scene = table_scene(seed, deck, design, count)
+    background = TableBackground.from_shot(calibration_shot(seed, deck, design, count),
+                                           table_to_image=scene.table_to_image)
+    return scene, background
+
+
+def corner_error(found, truth) -> float:
+    """Largest corner distance (px), over the ways the found corners can be numbered."""
+    f, t = np.asarray(found, np.float32), np.asarray(truth, np.float32)
+    return min(float(np.abs(np.roll(g, k, axis=0) - t).max()) for g in (f, f[::-1]) for k in range(4))
