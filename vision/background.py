@@ -59,6 +59,20 @@ TEXTURE_WINDOW = 7      # working px: the local texture's window
 TEXTURED = 12.0         # grey levels of local deviation that make a place patterned
 PATTERNED_SHARE = 0.1   # a table this much patterned is looked at for calm places (not a few markers)
 CALM_RATIO = 3.0        # a place whose texture falls to this share of the table's is something laid on it
+# On a plain, dark table (felt: its level under BUSY_DARK, its grey spread over a card's scale at the 90th
+# percentile under PLAIN_SPREAD), a place busier than the table there is something laid on it: the faint
+# print of a full-bleed card in the cloth's own colour (a blue card on blue felt), too faint for an edge,
+# leaves the difference ragged. Busier: the texture of what does not already differ (so a bright card's
+# edge does not make the cloth beside it busy) over BUSY_RATIO times the table's plus BUSY_FLOOR grey
+# levels. On light tables glare and a token beside a card were busy too, on photographed ones (grass,
+# gravel) outlines were lost (vision/README.md, twenty-eighth and twenty-ninth sessions)
+BUSY = True
+BUSY_DARK = 125.0
+BUSY_RATIO = 1.5
+BUSY_FLOOR = 1.5
+BUSY_OUTSIDE = 0.5      # share of the texture window that must not differ already
+PLAIN_WINDOW = 31       # working px: about half a card's width
+PLAIN_SPREAD = 5.0      # grey levels
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _WINDOW = cv2.getStructuringElement(cv2.MORPH_RECT, (TEXTURE_WINDOW, TEXTURE_WINDOW))
 _GROW = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
@@ -75,11 +89,33 @@ def smooth(small: np.ndarray) -> np.ndarray:
     return cv2.sepFilter2D(small, cv2.CV_32F, _SMOOTH_KERNEL, _SMOOTH_KERNEL)
 
 
-def _texture(f: np.ndarray) -> np.ndarray:
-    """Local standard deviation of the grey of ``f`` (BGR float32) over TEXTURE_WINDOW px."""
-    grey = cv2.cvtColor(f, cv2.COLOR_BGR2GRAY)
-    mean = cv2.blur(grey, (TEXTURE_WINDOW, TEXTURE_WINDOW))
-    return cv2.sqrt(cv2.max(cv2.blur(grey * grey, (TEXTURE_WINDOW, TEXTURE_WINDOW)) - mean * mean, 0.0))
+def _spread(grey: np.ndarray, window: int, weight: np.ndarray | None = None) -> np.ndarray:
+    """Local standard deviation of ``grey`` (float32) over ``window`` px; with ``weight`` (0 or 1 a
+    pixel), of the weighted pixels only (0 where they are under BUSY_OUTSIDE of the window)."""
+    k = (window, window)
+    if weight is None:
+        mean = cv2.blur(grey, k)
+        return cv2.sqrt(cv2.max(cv2.blur(grey * grey, k) - mean * mean, 0.0))
+    share = cv2.blur(weight, k)
+    some = np.maximum(share, 1e-3)
+    wg = weight * grey
+    mean = cv2.blur(wg, k) / some
+    var = cv2.blur(wg * grey, k) / some - mean * mean
+    var[share < BUSY_OUTSIDE] = 0.0
+    return cv2.sqrt(cv2.max(var, 0.0))
+
+
+def _texture(f: np.ndarray, outside: np.ndarray | None = None) -> np.ndarray:
+    """Local standard deviation of the grey of ``f`` (BGR float32) over TEXTURE_WINDOW px; with
+    ``outside`` (a 0/255 mask), of the pixels where it is 0 only."""
+    weight = None if outside is None else cv2.compare(outside, 0, cv2.CMP_EQ).astype(np.float32) / 255.0
+    return _spread(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY), TEXTURE_WINDOW, weight)
+
+
+def _plain(colour: np.ndarray) -> bool:
+    """Whether the table ``colour`` (BGR float32) is plain at a card's scale: no blotches, grass or gravel."""
+    spread = _spread(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), PLAIN_WINDOW)
+    return float(np.percentile(spread, 90)) <= PLAIN_SPREAD
 
 
 class TableBackground:
@@ -104,6 +140,9 @@ class TableBackground:
         self._work: tuple[np.ndarray, np.ndarray] | None = None   # see _buffers
         self._sample = self.colour[::4, ::4].reshape(-1, 3)
         self._ref = np.median(self._sample, axis=0) + 1.0   # the shot's level per channel (fixed)
+        # None but on a plain, dark table: no busy places looked for
+        self._busy_limit = (texture * BUSY_RATIO + BUSY_FLOOR).astype(np.float32) \
+            if BUSY and not patterned and float(self._ref.max()) <= BUSY_DARK and _plain(self.colour) else None
         self.table_to_image = table_to_image
         self.card_mm = card_mm
 
@@ -134,6 +173,8 @@ class TableBackground:
         mask = cv2.bitwise_or(diff, new_edges)
         if self._calm_limit is not None:   # a patterned table
             mask = cv2.bitwise_or(mask, self._calm(f))
+        elif self._busy_limit is not None:   # a plain, dark table
+            mask = cv2.bitwise_or(mask, cv2.compare(_texture(f, outside=mask), self._busy_limit, cv2.CMP_GT))
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN)
         return cv2.morphologyEx(fill_holes(mask), cv2.MORPH_OPEN, _OPEN)
 
