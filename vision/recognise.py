@@ -97,6 +97,17 @@ MAX_MISMATCH_NOT_WHOLE = 0.75
 # session)
 SOFT_BLUR = 1.5
 SOFT_FROM = 0.80
+# A whole outline (or a guess of a face printed in one ink) read from SOFT_FROM, under the threshold even
+# blurred, but clear of every rival by CLEAR_MARGIN (a round value over min_margin, not tuned), is named
+# when its fit to that face hardly moved it (SMALL_FIT: the outline lies on the face's print) and its
+# full-size print is surely the card's, as a narrow reading's must be (FINE_SURE_MARGIN): a sparse face
+# washed out on a light table (a yellow 1: two numerals and a pip) reads 0.82-0.89. Style-2 development seeds
+# 100..1699: 97.71 -> 98.04 %, none wrong. Named before the fit, a whole purple-10 found 8 px off was named
+# purple-9 (0.81, margin 0.30); for any guess, 7 partly hidden many-coloured Passe Eclair cards were named
+# as their -rocce look-alikes (vision/README.md, twenty-ninth session)
+CLEAR = True
+CLEAR_MARGIN = 0.25
+CLEAR_ONE_INK = True
 # A rival whose face differs from the best card's in colour, the card's colours leaning clearly towards its
 # own face where the two differ (vision.ink.DifferenceHue.favours), does not hold the coarse margin down:
 # a washed-out blue 8 under a warm lamp read 0.02 clear of the green 8 and went unnamed. For a whole
@@ -271,7 +282,11 @@ class CardRecogniser:
             soft = self._soft_reading(flats, (o, turn, idx), need_margin)
             if soft >= self.model.min_confidence:
                 named, best = True, soft
-        m = CardMatch(name if named or narrow else None, name, best, margin, face_corners, complete,
+        # named only if its print is surely the card's, as a narrow reading
+        clear = (CLEAR and found is Found.HARDLY_MOVED and not named and not narrow and SOFT_FROM <= best
+                 and margin >= CLEAR_MARGIN and name not in self._unnamed
+                 and (seen_whole or (CLEAR_ONE_INK and self._ink.one_ink(name))))
+        m = CardMatch(name if named or narrow or clear else None, name, best, margin, face_corners, complete,
                       like=name if name in self._ghosts else None)
         if m.card is None:
             return m   # the checks below can only take a name away
@@ -285,7 +300,7 @@ class CardRecogniser:
             return m
         near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
         rivals = [self._cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
-        if self._refused(_turned(flats[o], turn), m.card, rivals, narrow, seen_whole):
+        if self._refused(_turned(flats[o], turn), m.card, rivals, narrow or clear, seen_whole):
             m.card = None
         return m
 
