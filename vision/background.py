@@ -9,7 +9,9 @@ the texture, or where it has an edge the table has not; enclosed regions are fil
 white card on a white table is found by its outline even where its paper matches. On a
 patterned table (stripes, gravel, brick) a card's paper lies within the pattern's range of
 colours and the pattern has edges everywhere: there the card is found because it is
-*calm* where the table is not (its local texture a third of the table's or less).
+*calm* where the table is not (its local texture a third of the table's or less). On a
+plain, dark table (felt) the reverse: a card printed in the cloth's own colour is found where
+it is *busier* than the table.
 
 With the calibration (image px ↔ table mm) the detector also knows how large a card
 lies at each place of the image, and drops anything far from that size.
