@@ -169,8 +169,11 @@ class TableBackground:
         cv2.absdiff(f, cv2.multiply(self.colour, gain, dst=level), dst=level)
         dev = cv2.divide(level, cv2.multiply(self.spread, gain, dst=spread), dst=spread)
         # some channel's deviation over the limit (numpy's max(axis=2) took a third of the live
-        # pipeline's time): each channel compared, then their sum saturated (255 if any is)
-        diff = cv2.transform(cv2.compare(dev, DIFF_SIGMAS, cv2.CMP_GT), _ANY_CHANNEL)
+        # pipeline's time): each channel compared, then their sum saturated (255 if any is).
+        # Compared as one channel: OpenCV 5.1 compares a 3-channel array with a number as with
+        # (number, 0, 0), where 5.0 compared every channel with it
+        over = cv2.compare(dev.reshape(dev.shape[0], -1), DIFF_SIGMAS, cv2.CMP_GT).reshape(dev.shape)
+        diff = cv2.transform(over, _ANY_CHANNEL)
         new_edges = cv2.bitwise_and(edge_mask(small) if edges is None else edges, self._not_edges)
         mask = cv2.bitwise_or(diff, new_edges)
         if self._calm_limit is not None:   # a patterned table
