@@ -108,6 +108,14 @@ SOFT_FROM = 0.80
 CLEAR = True
 CLEAR_MARGIN = 0.25
 CLEAR_ONE_INK = True
+# A fitted outline reading at a whole outline's threshold (not FITTED_EXTRA_CONFIDENCE over it) is named
+# when it is clear of every rival by FIT_CLEAR_MARGIN, a round value over CLEAR_MARGIN, not tuned (a
+# guess fitted to michi on a photographed table read 0.91, 0.44 clear). Its print must be surely the
+# card's, as a narrow reading's. Style-2 development seeds 100..1699: 98.04 -> 98.10 %, none wrong (98.07 %
+# held to whole outlines and one-ink guesses as CLEAR is: not needed at these thresholds); fresh seeds
+# 3,036,700..3,038,699: 98.06 -> 98.09 %, no more wrong (vision/README.md, thirtieth session)
+FIT_CLEAR = True
+FIT_CLEAR_MARGIN = 0.35
 # A rival whose face differs from the best card's in colour, the card's colours leaning clearly towards its
 # own face where the two differ (vision.ink.DifferenceHue.favours), does not hold the coarse margin down:
 # a washed-out blue 8 under a warm lamp read 0.02 clear of the green 8 and went unnamed. For a whole
@@ -286,6 +294,10 @@ class CardRecogniser:
         clear = (CLEAR and found is Found.HARDLY_MOVED and not named and not narrow and SOFT_FROM <= best
                  and margin >= CLEAR_MARGIN and name not in self._unnamed
                  and (seen_whole or (CLEAR_ONE_INK and self._ink.one_ink(name))))
+        # and a fitted outline reading at a whole outline's threshold, clear of every rival by far
+        clear = clear or (FIT_CLEAR and found in (Found.FITTED, Found.HARDLY_MOVED) and not named and not narrow
+                          and best >= self.model.min_confidence and margin >= FIT_CLEAR_MARGIN
+                          and name not in self._unnamed)
         m = CardMatch(name if named or narrow or clear else None, name, best, margin, face_corners, complete,
                       like=name if name in self._ghosts else None)
         if m.card is None:

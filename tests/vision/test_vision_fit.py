@@ -443,6 +443,7 @@ def test_a_guess_in_one_ink_whose_fit_reads_it_at_a_guesss_thresholds_keeps_its_
     assert said_there() == [(card if kept else None, False)]
     if kept:
         monkeypatch.setattr(recognise, "CONFIRM_AT_GUESS", False)   # the fit must name it at its own thresholds
+        monkeypatch.setattr(recognise, "FIT_CLEAR", False)          # (or be clear of every rival by far)
         assert said_there() == [(None, False)]
     else:
         monkeypatch.setattr(rec._ink, "one_ink", lambda c: True)   # taken for a face in one ink, it is named
@@ -478,3 +479,24 @@ def test_a_many_coloured_guess_clear_of_its_rivals_under_the_threshold_is_not_na
     assert "marlon-rocce" not in [card for card, _ in said_there()]
     monkeypatch.setattr(type(rec._ink), "one_ink", lambda self, card: True)
     assert ("marlon-rocce", False) in said_there()
+
+
+def test_a_fitted_guess_at_a_whole_outlines_threshold_clear_of_every_rival_by_far_is_named(bleed_eclair_deck,
+                                                                                          monkeypatch):
+    # development scene 138, a photographed table: michi, fully visible, found only as guesses; fitted to its
+    # face it reads 0.91 (0.906 even at its true outline), 0.44 clear of every rival, under a fitted outline's
+    # 0.93. At a whole outline's threshold and clear of every rival by FIT_CLEAR_MARGIN it is named
+    scene, rec, truth = read_dark_scene(bleed_eclair_deck, 138, "michi", "passe-eclair", "bleed")
+    assert truth.fully_visible
+
+    def said_there():
+        return [(m.card, m.complete) for m in rec.recognise(scene.image)
+                if corner_error(m.corners, truth.corners) < 20]
+
+    said = said_there()
+    assert said == [("michi", False)]
+    named = next(m for m in rec.recognise(scene.image) if m.card == "michi")
+    assert bleed_eclair_deck.min_confidence <= named.confidence < bleed_eclair_deck.min_confidence + \
+        recognise.FITTED_EXTRA_CONFIDENCE and named.margin >= recognise.FIT_CLEAR_MARGIN
+    monkeypatch.setattr(recognise, "FIT_CLEAR", False)
+    assert said_there() == [(None, False)]
