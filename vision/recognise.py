@@ -290,14 +290,13 @@ class CardRecogniser:
             soft = self._soft_reading(flats, (o, turn, idx), need_margin)
             if soft >= self.model.min_confidence:
                 named, best = True, soft
-        # named only if its print is surely the card's, as a narrow reading
-        clear = (CLEAR and found is Found.HARDLY_MOVED and not named and not narrow and SOFT_FROM <= best
-                 and margin >= CLEAR_MARGIN and name not in self._unnamed
-                 and (seen_whole or (CLEAR_ONE_INK and self._ink.one_ink(name))))
-        # and a fitted outline reading at a whole outline's threshold, clear of every rival by far
-        clear = clear or (FIT_CLEAR and found in (Found.FITTED, Found.HARDLY_MOVED) and not named and not narrow
-                          and best >= self.model.min_confidence and margin >= FIT_CLEAR_MARGIN
-                          and name not in self._unnamed)
+        # a clear reading, named only if its print is surely the card's as a narrow one's: under the threshold
+        # where a fit hardly moved it (CLEAR), or at a whole outline's threshold on any fit, clear by far (FIT_CLEAR)
+        clear = not named and not narrow and name not in self._unnamed and (
+            (CLEAR and found is Found.HARDLY_MOVED and SOFT_FROM <= best and margin >= CLEAR_MARGIN
+             and (seen_whole or (CLEAR_ONE_INK and self._ink.one_ink(name))))
+            or (FIT_CLEAR and found in (Found.FITTED, Found.HARDLY_MOVED) and best >= self.model.min_confidence
+                and margin >= FIT_CLEAR_MARGIN))
         m = CardMatch(name if named or narrow or clear else None, name, best, margin, face_corners, complete,
                       like=name if name in self._ghosts else None)
         if m.card is None:
