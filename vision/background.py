@@ -9,7 +9,10 @@ the texture, or where it has an edge the table has not; enclosed regions are fil
 white card on a white table is found by its outline even where its paper matches. On a
 patterned table (stripes, gravel, brick) a card's paper lies within the pattern's range of
 colours and the pattern has edges everywhere: there the card is found because it is
-*calm* where the table is not (its local texture a third of the table's or less). On a
+*calm* where the table is not (its local texture a third of the table's or less), and because
+it *hides* the table's grain: where the empty table has fine detail (gravel, grass, a printed
+pattern), the frame's detail no longer follows it (their local correlation falls), whatever
+the card's colour and print; a shadow or a change of light keeps the grain and is not news. On a
 plain, dark table (felt) the reverse: a card printed in the cloth's own colour is found where
 it is *busier* than the table.
 
@@ -75,9 +78,30 @@ BUSY_FLOOR = 1.5
 BUSY_OUTSIDE = 0.5      # share of the texture window that must not differ already
 PLAIN_WINDOW = 31       # working px: about half a card's width
 PLAIN_SPREAD = 5.0      # grey levels
+# Hidden grain: the local correlation (over HIDDEN_WINDOW) of the frame's fine detail (_detail) with
+# the empty table's, where the table's detail is over HIDDEN_DETAIL grey levels. On style-2
+# development scenes the table's own grain correlates 0.98-1.0 (0.70 at the 10th percentile with the
+# frame moved by 1 working px, 2 px full size; 0.13 with 2), a card laid on it under 0.3 over about
+# 80 % of its face: yellow cards on brown gravel, green ones on grass, whose colour and calm the
+# other cues miss (vision/README.md, thirty-first session). A window over a card's edge reads low
+# just outside the card too: only what differs from the table there by HIDDEN_CHANGE counts, and a
+# sliver thinner than HIDDEN_OPEN is taken away (a card's drop shadow over a dark patch of gravel
+# kept, its whole outline was lost: development scene 1685). The grain of light wood (3-5 grey levels)
+# read so lost cards and made false ones: the table's detail must be a grain as strong as gravel's or
+# grass's (HIDDEN_DETAIL)
+HIDDEN = True
+HIDDEN_WINDOW = 9       # working px
+HIDDEN_NCC = 0.3
+HIDDEN_DETAIL = 5.0     # grey levels (root mean square of the table's detail over the window)
+HIDDEN_SHARE = 0.05     # a table with such detail on less of it (plain cloth, wood, felt) is not looked at so
+HIDDEN_CHANGE = 6.0     # grey levels (the unchanged table: 1.4-1.7 at the median, 3.4-4.1 at the 99th percentile)
+HIDDEN_MOVED = 0.5      # a frame with more of the table's grain hidden is not read so: the camera moved
+HIDDEN_OPEN = 5         # working px
+GRAIN_MOVE_RESPONSE = 0.2   # phase correlation's peak that tells how the frame moved (0.29-0.69 on grass and gravel)
 _OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _WINDOW = cv2.getStructuringElement(cv2.MORPH_RECT, (TEXTURE_WINDOW, TEXTURE_WINDOW))
 _GROW = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 5))
+_HIDDEN_OPEN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (HIDDEN_OPEN, HIDDEN_OPEN))
 _ANY_CHANNEL = np.ones((1, 3), np.float32)
 
 
@@ -137,6 +161,8 @@ class TableBackground:
         # None on a plain table: no calm places looked for, and no such array kept
         self._calm_limit = np.where(texture > TEXTURED, texture / CALM_RATIO, -1.0).astype(np.float32) \
             if patterned else None
+        grain = TableGrain(self.colour) if HIDDEN else None
+        self.grain = grain if grain is not None and grain.share >= HIDDEN_SHARE else None   # None: no grain
         self.edges = cv2.dilate(edge_mask(small), _GROW)
         self._not_edges = cv2.bitwise_not(self.edges)
         self._work: tuple[np.ndarray, np.ndarray] | None = None   # see _buffers
@@ -176,6 +202,10 @@ class TableBackground:
         diff = cv2.transform(over, _ANY_CHANNEL)
         new_edges = cv2.bitwise_and(edge_mask(small) if edges is None else edges, self._not_edges)
         mask = cv2.bitwise_or(diff, new_edges)
+        if self.grain is not None:   # a table with a grain
+            changed = cv2.compare(level.reshape(level.shape[0], -1), HIDDEN_CHANGE, cv2.CMP_GT)
+            changed = cv2.transform(changed.reshape(level.shape), _ANY_CHANNEL)
+            mask = cv2.bitwise_or(mask, cv2.bitwise_and(self.grain.hidden(f), changed))
         if self._calm_limit is not None:   # a patterned table
             mask = cv2.bitwise_or(mask, self._calm(f))
         elif self._busy_limit is not None:   # a plain, dark table
@@ -310,6 +340,51 @@ class TableBackground:
         if self.table_to_image is None or len(points_px) < 5:
             return None
         return top_card(frame, points_px, self.table_to_image, self.card_mm, grow_mm)
+
+
+class TableGrain:
+    """The empty table's fine detail (its grain: gravel, grass, a printed pattern) and where a
+    frame hides it (see HIDDEN): ``colour`` and the frames are BGR float32 at the working scale,
+    smoothed (:func:`smooth`).
+
+        >>> rng = np.random.default_rng(0)
+        >>> table = cv2.GaussianBlur(rng.normal(120, 40, (90, 160, 3)).astype(np.float32), (0, 0), 1.0)
+        >>> grain = TableGrain(table)
+        >>> frame = table * 0.6                           # in a shadow: the grain still shows
+        >>> frame[30:60, 40:70] = (60, 150, 200)          # a card, in a colour the table has too
+        >>> hidden = grain.hidden(frame)
+        >>> int(hidden[45, 55]), int(hidden[45, 120]), grain.share > 0.9   # a card hides the grain, a shadow does not
+        (255, 0, True)
+    """
+
+    def __init__(self, colour: np.ndarray):
+        self.detail = _detail(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
+        self.power = cv2.blur(self.detail * self.detail, (HIDDEN_WINDOW, HIDDEN_WINDOW))
+        self.where = cv2.compare(self.power, HIDDEN_DETAIL ** 2, cv2.CMP_GT)
+        self.share = cv2.countNonZero(self.where) / self.where.size
+
+    def hidden(self, f: np.ndarray) -> np.ndarray:
+        """255 where the smoothed frame ``f`` hides the table's grain (0 everywhere if it hides more than
+        HIDDEN_MOVED of it: the camera moved or turned, and every place would be news)."""
+        now = _detail(cv2.cvtColor(f, cv2.COLOR_BGR2GRAY))
+        table, power = self._aligned(now)
+        k = (HIDDEN_WINDOW, HIDDEN_WINDOW)
+        ncc = cv2.blur(now * table, k) / cv2.sqrt(cv2.blur(now * now, k) * power + 1e-6)
+        hidden = cv2.bitwise_and(cv2.compare(ncc, HIDDEN_NCC, cv2.CMP_LT), self.where)
+        if cv2.countNonZero(hidden) > HIDDEN_MOVED * cv2.countNonZero(self.where):
+            return np.zeros_like(hidden)
+        return cv2.morphologyEx(hidden, cv2.MORPH_OPEN, _HIDDEN_OPEN)
+
+    def _aligned(self, now: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The table's detail and its power moved as the frame's detail ``now`` is, to the nearest pixel:
+        a grain correlates with itself 2 px off no more (HIDDEN's note), and a camera nudged by a few px
+        still sees the same table. The move is the phase correlation's, taken when it is clear (a stripe
+        or a check, alike at many moves, is left as it is: it correlates with itself further off)."""
+        (dx, dy), response = cv2.phaseCorrelate(self.detail, now)
+        move = int(round(dy)), int(round(dx))
+        if response < GRAIN_MOVE_RESPONSE or move == (0, 0):
+            return self.detail, self.power
+        return np.roll(self.detail, move, axis=(0, 1)), np.roll(self.power, move, axis=(0, 1))
 
 
 def _detail(grey: np.ndarray) -> np.ndarray:

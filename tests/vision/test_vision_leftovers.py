@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from tests.vision.style2 import corner_error, evaluation_scene
+from vision import background as bg_module
 from vision import detect
 from vision.background import TableBackground
 from vision.detect import CardDetector
@@ -19,6 +20,9 @@ from vision.detect import CardDetector
 
 @pytest.mark.parametrize(("seed", "card"), [(257, "yellow-9"), (1055, "purple-12"), (1118, "michi")])
 def test_a_card_seen_only_in_pieces_is_guessed_from_its_four_sides(seed, card, monkeypatch):
+    # the grain these cards hide now finds two of them whole and the third without its leftovers
+    # (test_vision_grain.py): held back, so that the pieces are all there is
+    monkeypatch.setattr(bg_module, "HIDDEN", False)
     scene, background = evaluation_scene(seed)
     assert scene.kind == "photo"
     truth = next(t for t in scene.cards if t.card == card)
