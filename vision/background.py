@@ -81,14 +81,14 @@ PLAIN_SPREAD = 5.0      # grey levels
 # Hidden grain: the local correlation (over HIDDEN_WINDOW) of the frame's fine detail (_detail) with
 # the empty table's, where the table's detail is over HIDDEN_DETAIL grey levels. On style-2
 # development scenes the table's own grain correlates 0.98-1.0 (0.70 at the 10th percentile with the
-# frame moved by 1 working px, 2 px full size; 0.13 with 2), a card laid on it under 0.3 over about
-# 80 % of its face: yellow cards on brown gravel, green ones on grass, whose colour and calm the
-# other cues miss (vision/README.md, thirty-first session). A window over a card's edge reads low
-# just outside the card too: only what differs from the table there by HIDDEN_CHANGE counts, and a
-# sliver thinner than HIDDEN_OPEN is taken away (a card's drop shadow over a dark patch of gravel
-# kept, its whole outline was lost: development scene 1685). The grain of light wood (3-5 grey levels)
-# read so lost cards and made false ones: the table's detail must be a grain as strong as gravel's or
-# grass's (HIDDEN_DETAIL)
+# frame moved by 1 working px, 2 px full size; 0.13 with 2), a card laid on it under 0.3 over 80-86 %
+# of its face (44-71 % once held to a strong grain and opened as below; holes inside are filled):
+# yellow cards on brown gravel, green ones on grass, whose colour and calm the other cues miss
+# (vision/README.md, thirty-first session). A window over a card's edge reads low just outside the
+# card too: only what differs from the table there by HIDDEN_CHANGE counts, and a sliver thinner than
+# HIDDEN_OPEN is taken away (a card's drop shadow over a dark patch of gravel kept, its whole outline
+# was lost: development scene 1685). The grain of light wood (3-5 grey levels) read so lost cards and
+# made false ones: the table's detail must be a grain as strong as gravel's or grass's (HIDDEN_DETAIL)
 HIDDEN = True
 HIDDEN_WINDOW = 9       # working px
 HIDDEN_NCC = 0.3
