@@ -194,17 +194,11 @@ class TableBackground:
         level, spread = self._buffers(self.colour.shape)
         cv2.absdiff(f, cv2.multiply(self.colour, gain, dst=level), dst=level)
         dev = cv2.divide(level, cv2.multiply(self.spread, gain, dst=spread), dst=spread)
-        # some channel's deviation over the limit (numpy's max(axis=2) took a third of the live
-        # pipeline's time): each channel compared, then their sum saturated (255 if any is).
-        # Compared as one channel: OpenCV 5.1 compares a 3-channel array with a number as with
-        # (number, 0, 0), where 5.0 compared every channel with it
-        over = cv2.compare(dev.reshape(dev.shape[0], -1), DIFF_SIGMAS, cv2.CMP_GT).reshape(dev.shape)
-        diff = cv2.transform(over, _ANY_CHANNEL)
+        diff = _any_channel_over(dev, DIFF_SIGMAS)
         new_edges = cv2.bitwise_and(edge_mask(small) if edges is None else edges, self._not_edges)
         mask = cv2.bitwise_or(diff, new_edges)
         if self.grain is not None:   # a table with a grain
-            changed = cv2.compare(level.reshape(level.shape[0], -1), HIDDEN_CHANGE, cv2.CMP_GT)
-            changed = cv2.transform(changed.reshape(level.shape), _ANY_CHANNEL)
+            changed = _any_channel_over(level, HIDDEN_CHANGE)
             mask = cv2.bitwise_or(mask, cv2.bitwise_and(self.grain.hidden(f), changed))
         if self._calm_limit is not None:   # a patterned table
             mask = cv2.bitwise_or(mask, self._calm(f))
@@ -361,7 +355,8 @@ class TableGrain:
         self.detail = _detail(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
         self.power = cv2.blur(self.detail * self.detail, (HIDDEN_WINDOW, HIDDEN_WINDOW))
         self.where = cv2.compare(self.power, HIDDEN_DETAIL ** 2, cv2.CMP_GT)
-        self.share = cv2.countNonZero(self.where) / self.where.size
+        self._grained = cv2.countNonZero(self.where)   # px with a grain
+        self.share = self._grained / self.where.size
 
     def hidden(self, f: np.ndarray) -> np.ndarray:
         """255 where the smoothed frame ``f`` hides the table's grain (0 everywhere if it hides more than
@@ -371,7 +366,7 @@ class TableGrain:
         k = (HIDDEN_WINDOW, HIDDEN_WINDOW)
         ncc = cv2.blur(now * table, k) / cv2.sqrt(cv2.blur(now * now, k) * power + 1e-6)
         hidden = cv2.bitwise_and(cv2.compare(ncc, HIDDEN_NCC, cv2.CMP_LT), self.where)
-        if cv2.countNonZero(hidden) > HIDDEN_MOVED * cv2.countNonZero(self.where):
+        if cv2.countNonZero(hidden) > HIDDEN_MOVED * self._grained:
             return np.zeros_like(hidden)
         return cv2.morphologyEx(hidden, cv2.MORPH_OPEN, _HIDDEN_OPEN)
 
@@ -385,6 +380,15 @@ class TableGrain:
         if response < GRAIN_MOVE_RESPONSE or move == (0, 0):
             return self.detail, self.power
         return np.roll(self.detail, move, axis=(0, 1)), np.roll(self.power, move, axis=(0, 1))
+
+
+def _any_channel_over(a: np.ndarray, limit: float) -> np.ndarray:
+    """255 where some channel of ``a`` (float32, 3 channels) is over ``limit``. Each channel compared, then
+    their sum saturated (numpy's max(axis=2) took a third of the live pipeline's time); compared as one
+    channel: OpenCV 5.1 compares a 3-channel array with a number as with (number, 0, 0), where 5.0 compared
+    every channel with it."""
+    over = cv2.compare(a.reshape(a.shape[0], -1), limit, cv2.CMP_GT).reshape(a.shape)
+    return cv2.transform(over, _ANY_CHANNEL)
 
 
 def _detail(grey: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ import pytest
 from tests.bench.eval_vision_style2 import deck_for, design_for
 from tests.vision.style2 import corner_error, evaluation_scene
 from vision import background as bg_module
+from vision.background import TableBackground
 from vision.detect import CardDetector
 from vision.synth2.render import calibration_shot
 
@@ -45,8 +46,8 @@ def test_yellow_cards_on_gravel_are_found_by_the_grain_they_hide(monkeypatch):
 
 def _empty_table():
     """Scene SEED's calibration shot (the empty gravel) and its empty-table model."""
-    scene, background = evaluation_scene(SEED)
     shot = calibration_shot(SEED, deck_for(SEED), design_for(SEED), 1 + SEED % 10)
+    background = TableBackground.from_shot(shot)
     assert background.grain is not None   # gravel has a grain
     return shot, background
 
