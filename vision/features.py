@@ -100,6 +100,47 @@ def flatten_light(image: np.ndarray, window: int = LIGHT_WINDOW, smooth: float =
     return f / cv2.GaussianBlur(light, (0, 0), smooth)
 
 
+# Glare on a glossy table is a veil of light added over part of a card: dividing by the paper's level
+# leaves the print there its pattern but less contrast, the more so where the veil is brighter (a
+# smooth blob reaching across the card). Evened (``describe(..., even=True)``), the ink (1 - the
+# flattened colours) is divided by its own root mean square nearby (EVEN_SIGMA), so a half-veiled print
+# reads as strongly as the rest; EVEN_FLOOR keeps a blank stretch of paper blank (its noise is not
+# raised to print). Read so always, style-2 development cards gained on glossy tables but lost on
+# photographed ones, and two full-bleed medallion look-alikes were named wrongly: it is a second
+# reading of veiled cards only (vision.recognise.VEILED, vision/README.md, thirty-second session)
+EVEN_SIGMA = 12.0    # px at RECT_SIZE (63×88)
+EVEN_FLOOR = 0.05
+# A card is veiled when the light on its paper, against the light on its enrolled face's, rises
+# somewhere over VEIL_RISE times its usual level (95th percentile over the median). Style-2 development
+# seeds 100..399, cards at their true corners against their own faces: 1.16 at the 90th percentile
+# on every table kind, glare-washed cards 1.35-1.45
+VEIL_RISE = 1.25
+_LIGHT_WINDOW = cv2.getStructuringElement(cv2.MORPH_RECT, (LIGHT_WINDOW, LIGHT_WINDOW))
+
+
+def even_contrast(lit: np.ndarray) -> np.ndarray:
+    """``lit`` (:func:`flatten_light` of a rectified card, any size) with its print's contrast
+    evened out across the card (EVEN_SIGMA)."""
+    ink = 1.0 - lit
+    sigma = EVEN_SIGMA * lit.shape[1] / RECT_SIZE[0]
+    rms = cv2.sqrt(cv2.GaussianBlur((ink * ink).mean(axis=2), (0, 0), sigma))
+    return 1.0 - ink / (rms[..., None] + EVEN_FLOOR)
+
+
+def veiled(flat: np.ndarray, face: np.ndarray) -> bool:
+    """True when ``flat`` (a card rectified as ``face``, its enrolled face, lies) shows a veil of
+    glare over part of it (VEIL_RISE)."""
+    rise = _paper_light(flat) / _paper_light(cv2.resize(face, RECT_SIZE, interpolation=cv2.INTER_AREA))
+    return float(np.percentile(rise, 95)) > VEIL_RISE * float(np.median(rise))
+
+
+def _paper_light(flat: np.ndarray) -> np.ndarray:
+    """The grey level of the paper around each pixel of a rectified card (as :func:`flatten_light`)."""
+    f = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32) + NOISE_FLOOR
+    paper = cv2.dilate(cv2.GaussianBlur(f, (0, 0), LIGHT_DENOISE), _LIGHT_WINDOW)
+    return cv2.GaussianBlur(paper, (0, 0), LIGHT_SMOOTH)
+
+
 # A deck printed with a dark border all round: the border tells no card from another, and
 # its apparent width changes with the outline found (enrolled from the paper's edge or the
 # border's, a border lost in a dark cloth), so a wider rim is left out. A deck without one
@@ -144,12 +185,15 @@ def deck_inset(faces) -> float:
     return BORDERED_INSET if bordered_deck(faces) else INSET
 
 
-def describe(flat: np.ndarray, grid=GRID_SIZE, inset=INSET, blur: float = 0.0) -> np.ndarray:
+def describe(flat: np.ndarray, grid=GRID_SIZE, inset=INSET, blur: float = 0.0, even: bool = False) -> np.ndarray:
     """A zero-mean unit vector of the colours of a rectified card, the light taken out;
-    with ``blur`` (px at RECT_SIZE) the print is blurred first, as a second, softer reading."""
+    with ``blur`` (px at RECT_SIZE) the print is blurred first, as a second, softer reading;
+    with ``even``, its contrast evened out first (:func:`even_contrast`), a reading under glare."""
     h, w = flat.shape[:2]
     dx, dy = int(round(w * inset)), int(round(h * inset))
     lit = flatten_light(flat)
+    if even:
+        lit = even_contrast(lit)
     if blur:
         lit = cv2.GaussianBlur(lit, (0, 0), blur)
     core = lit[dy:h - dy, dx:w - dx]
