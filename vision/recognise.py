@@ -107,8 +107,8 @@ SOFT_BLUR = 1.5
 SOFT_FROM = 0.80
 # A card whose paper shows a veil of glare over part of it (vision.features.veiled), read short of being
 # named, is read again with its print's contrast evened (vision.features.even_contrast) and named if that
-# reading names the same card, the same way round, as surely as a first reading must. Whole outlines and
-# fits that hardly moved theirs, as the blurred reading
+# reading names the same card, the same way round, by the margin and at a whole outline's threshold. Whole
+# outlines and fits that hardly moved theirs, as the blurred reading
 VEILED = True
 # A whole outline (or a guess of a face printed in one ink) read from SOFT_FROM, under the threshold even
 # blurred, but clear of every rival by CLEAR_MARGIN (a round value over min_margin, not tuned), is named
