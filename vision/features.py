@@ -91,13 +91,19 @@ def flatten_light(image: np.ndarray, window: int = LIGHT_WINDOW, smooth: float =
     """``image`` (a rectified card, any size) as a share of the light on it, float32, per
     channel: about 1.0 on the paper, lower on the ink."""
     f = image.astype(np.float32) + NOISE_FLOOR
+    return f / _paper_level(f, window, smooth)
+
+
+def _paper_level(f: np.ndarray, window: int = LIGHT_WINDOW, smooth: float = LIGHT_SMOOTH) -> np.ndarray:
+    """The level of the paper around each pixel of ``f`` (a rectified card, float32, NOISE_FLOOR
+    added): its brightest colours within ``window`` px, smoothed by ``smooth``."""
     # the maximum is taken over the image a little blurred: over raw pixels it is the paper
     # plus its noisiest pixel, by another amount in each channel, and white paper came out
     # tinted in blotches (style-2 development cards named from their true corners, best face
     # right 523 -> 551 of 579)
     paper = cv2.GaussianBlur(f, (0, 0), LIGHT_DENOISE * window / LIGHT_WINDOW)
     light = cv2.dilate(paper, cv2.getStructuringElement(cv2.MORPH_RECT, (window, window)))
-    return f / cv2.GaussianBlur(light, (0, 0), smooth)
+    return cv2.GaussianBlur(light, (0, 0), smooth)
 
 
 # Glare on a glossy table is a veil of light added over part of a card: dividing by the paper's level
@@ -115,7 +121,6 @@ EVEN_FLOOR = 0.05
 # seeds 100..399, cards at their true corners against their own faces: 1.16 at the 90th percentile
 # on every table kind, glare-washed cards 1.35-1.45
 VEIL_RISE = 1.25
-_LIGHT_WINDOW = cv2.getStructuringElement(cv2.MORPH_RECT, (LIGHT_WINDOW, LIGHT_WINDOW))
 
 
 def even_contrast(lit: np.ndarray) -> np.ndarray:
@@ -130,15 +135,13 @@ def even_contrast(lit: np.ndarray) -> np.ndarray:
 def veiled(flat: np.ndarray, face: np.ndarray) -> bool:
     """True when ``flat`` (a card rectified as ``face``, its enrolled face, lies) shows a veil of
     glare over part of it (VEIL_RISE)."""
-    rise = _paper_light(flat) / _paper_light(cv2.resize(face, RECT_SIZE, interpolation=cv2.INTER_AREA))
+    rise = _grey_paper(flat) / _grey_paper(cv2.resize(face, RECT_SIZE, interpolation=cv2.INTER_AREA))
     return float(np.percentile(rise, 95)) > VEIL_RISE * float(np.median(rise))
 
 
-def _paper_light(flat: np.ndarray) -> np.ndarray:
-    """The grey level of the paper around each pixel of a rectified card (as :func:`flatten_light`)."""
-    f = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32) + NOISE_FLOOR
-    paper = cv2.dilate(cv2.GaussianBlur(f, (0, 0), LIGHT_DENOISE), _LIGHT_WINDOW)
-    return cv2.GaussianBlur(paper, (0, 0), LIGHT_SMOOTH)
+def _grey_paper(flat: np.ndarray) -> np.ndarray:
+    """The grey level of the paper around each pixel of a rectified card."""
+    return _paper_level(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32) + NOISE_FLOOR)
 
 
 # A deck printed with a dark border all round: the border tells no card from another, and

@@ -27,6 +27,7 @@ in the cloth or a shadow) is read drawn out to a card's length (``TableBackgroun
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass, replace
 
 import cv2
@@ -231,9 +232,6 @@ class CardRecogniser:
         # the same blurred (SOFT_BLUR): a card enrolled without its face keeps its sharp template there
         self._soft_bank = _both_turns([features.describe(faces[c], inset=self._inset, blur=SOFT_BLUR) if c in faces
                                        else t for c, t in zip(self._cards, templates)], n, dim)
-        # and with their contrast evened, to read a card under glare (VEILED)
-        self._even_bank = _both_turns([features.describe(faces[c], inset=self._inset, even=True) if c in faces
-                                       else t for c, t in zip(self._cards, templates)], n, dim)
         # the same faces described with the light taken out (vision.features.describe_contrast);
         # a card enrolled without its rectified face has a zero row there and never passes it
         self._contrast_bank = _both_turns([features.describe_contrast(faces[c]) if c in faces
@@ -247,6 +245,16 @@ class CardRecogniser:
                  for f in self._faces.values()]
         self._mean_face = np.mean(flats + [f[::-1, ::-1] for f in flats], axis=0).astype(np.uint8) if flats else None
         self._min_print = BLANK_SHARE * min((features.print_contrast(f) for f in self._faces.values()), default=0.0)
+
+    @functools.cached_property
+    def _even_bank(self) -> np.ndarray:
+        """The faces described with their contrast evened, to read a card under glare (VEILED): made at
+        the first such card, not with every recogniser. A card enrolled without its face keeps its sharp
+        template there."""
+        faces = {**self._faces, **self._ghosts}
+        n, dim = len(self._cards), self._bank.shape[1]
+        return _both_turns([features.describe(faces[c], inset=self._inset, even=True) if c in faces
+                            else self._bank[i] for i, c in enumerate(self._cards)], n, dim)
 
     @property
     def reused_frames(self) -> int:
