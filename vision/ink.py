@@ -86,6 +86,11 @@ class InkCheck:
         a, b = self._hue(card), self._hue(rival)
         return a is not None and b is not None and float(a @ b) < SAME_INK_COS
 
+    def same_ink(self, card: str, rival: str) -> bool:
+        """Whether ``card`` and ``rival`` are each printed in one ink, and the same one."""
+        a, b = self._hue(card), self._hue(rival)
+        return a is not None and b is not None and float(a @ b) >= SAME_INK_COS
+
     def rival_hue(self, flat: np.ndarray, card: str, rivals) -> str | None:
         """The first of ``rivals`` printed in another ink than ``card``, but a near one (NEAR_INK_COS),
         whose hue the ink of ``flat`` (the card rectified as ``card``'s face lies) is nearer, or None."""
