@@ -58,6 +58,19 @@ def short_side_first(corners: np.ndarray) -> np.ndarray:
     return p if side[0] + side[2] <= side[1] + side[3] else p[NEXT]
 
 
+def in_view(corners: np.ndarray, shape, size=RECT_SIZE) -> np.ndarray:
+    """Which pixels of the quad ``corners`` rectified (as :func:`rectify` makes it, ``size``) lie inside
+    an image of ``shape`` (h, w, ...): bool (h, w). Past the image's edge, :func:`rectify` draws the
+    edge's own pixels out (the border replicated), which shows nothing of the card."""
+    w, h = size
+    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
+    to_image = cv2.getPerspectiveTransform(dst, np.asarray(corners, np.float32))
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    pts = cv2.perspectiveTransform(np.stack([xs, ys], axis=-1).reshape(-1, 1, 2), to_image).reshape(h, w, 2)
+    return ((pts[..., 0] >= -0.5) & (pts[..., 0] <= shape[1] - 0.5)
+            & (pts[..., 1] >= -0.5) & (pts[..., 1] <= shape[0] - 0.5))
+
+
 def aspect_ambiguous(corners: np.ndarray, limit: float = 1.2) -> bool:
     """True when the quad is too square on screen to tell its long side (strong tilt)."""
     p = np.asarray(corners, np.float32)

@@ -216,6 +216,16 @@ class DifferenceHue:
                 return False
         return True
 
+    def hidden_share(self, seen: np.ndarray, card: str, rival: str) -> float:
+        """The share of the place ``card``'s and ``rival``'s faces differ in colour that ``seen`` (bool, at
+        RECT_SIZE, as ``card``'s face lies: see vision.features.in_view) does not show; 0.0 when
+        nothing tells them apart by colour."""
+        pair = self._pair(card, rival) if card in self._faces and rival in self._faces else None
+        if pair is None:
+            return 0.0
+        where = pair[0]
+        return 1.0 - float(seen[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX][where].mean())
+
     def rival(self, flat: np.ndarray, card: str, rivals) -> str | None:
         """The first of ``rivals`` the colours of ``flat`` (the card rectified as ``card``'s
         face lies) lean towards by more than MAX_LEAN where its face and ``card``'s differ, or None."""

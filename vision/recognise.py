@@ -101,6 +101,11 @@ MAX_MISMATCH_CLEAR = 1.1
 # -0.21 towards green 4 and 10 and went unnamed. Style-2 development seeds 100..1699: 4 cards more named
 # (photographed tables 3, white 1), none wrong (vision/README.md, thirty-third session)
 HUE_VETO_SAME_INK = False
+# A card running past the frame's edge is not named when the place its face differs from a close rival's
+# lies mostly (MAX_UNSEEN) outside the frame: rectified, the print there is the frame's edge drawn out,
+# no evidence either way. Style-2 fresh seeds: a marlon-leon cut by the frame's edge, its medallion outside,
+# was named marlon-rocce (3,042,740; 3,041,028 the session before). Half: a round value, not tuned
+MAX_UNSEEN = 0.5
 # A whole outline read a little under min_confidence, its best card clear by the margin, is read again
 # with the print blurred by SOFT_BLUR px (an outline a pixel or two off or a soft camera costs the sharp
 # reading more than a blurred one) and named if that reading names the same card, the same way round,
@@ -347,10 +352,22 @@ class CardRecogniser:
             return m
         near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
         rivals = [self._cards[i] for i in np.argsort(-near)[:RIVALS + 1]]
+        if self._told_out_of_view(frame.shape, options[o], turn, m.card, rivals):
+            m.card = None
+            return m
         if self._refused(_turned(flats[o], turn), m.card, rivals, narrow or clear, seen_whole,
                          clear_by=MISMATCH_CLEAR and margin >= MISMATCH_CLEAR_MARGIN):
             m.card = None
         return m
+
+    def _told_out_of_view(self, shape, quad: np.ndarray, turn: int, card: str, rivals: list[str]) -> bool:
+        """Whether ``card``, its outline ``quad`` (read ``turn``-ed) running past the edge of a frame of
+        ``shape``, differs from one of ``rivals`` mostly out of view (MAX_UNSEEN)."""
+        h, w = shape[:2]
+        if np.all((quad >= 0) & (quad <= [w - 1, h - 1])):
+            return False   # the whole card in the frame (the common case: nothing to work out)
+        seen = _turned(features.in_view(quad, shape), turn)
+        return any(self._hues.hidden_share(seen, card, r) > MAX_UNSEEN for r in rivals if r != card)
 
     def _margin_past_hue(self, v: np.ndarray, scores: np.ndarray, turn: int, idx: int, flat: np.ndarray,
                          need_margin: float, inks_only: bool = False) -> float:
