@@ -104,7 +104,8 @@ HUE_VETO_SAME_INK = False
 # A card running past the frame's edge is not named when the place its face differs from a close rival's
 # lies mostly (MAX_UNSEEN) outside the frame: rectified, the print there is the frame's edge drawn out,
 # no evidence either way. Style-2 fresh seeds: a marlon-leon cut by the frame's edge, its medallion outside,
-# was named marlon-rocce (3,042,740; 3,041,028 the session before). Half: a round value, not tuned
+# was named marlon-rocce (3,042,740; 3,041,028 the session before). Half: a round value, not tuned. Its
+# cost, fresh seeds 3,044,700..3,046,699: 4 right names of partly seen cards, no wrong one (vision/README.md)
 MAX_UNSEEN = 0.5
 # A whole outline read a little under min_confidence, its best card clear by the margin, is read again
 # with the print blurred by SOFT_BLUR px (an outline a pixel or two off or a soft camera costs the sharp
