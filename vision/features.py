@@ -63,8 +63,7 @@ def in_view(corners: np.ndarray, shape, size=RECT_SIZE) -> np.ndarray:
     an image of ``shape`` (h, w, ...): bool (h, w). Past the image's edge, :func:`rectify` draws the
     edge's own pixels out (the border replicated), which shows nothing of the card."""
     w, h = size
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
-    to_image = cv2.getPerspectiveTransform(dst, np.asarray(corners, np.float32))
+    to_image = cv2.getPerspectiveTransform(_rectified_corners(size), np.asarray(corners, np.float32))
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     pts = cv2.perspectiveTransform(np.stack([xs, ys], axis=-1).reshape(-1, 1, 2), to_image).reshape(h, w, 2)
     return ((pts[..., 0] >= -0.5) & (pts[..., 0] <= shape[1] - 0.5)
@@ -81,11 +80,15 @@ def aspect_ambiguous(corners: np.ndarray, limit: float = 1.2) -> bool:
 
 def rectify(image: np.ndarray, corners: np.ndarray, size=RECT_SIZE) -> np.ndarray:
     """Warp the quad ``corners`` (clockwise, corner 0 = top-left of the result) flat."""
+    m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), _rectified_corners(size))
+    return cv2.warpPerspective(image, m, tuple(size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _rectified_corners(size) -> np.ndarray:
+    """Where a card's four corners lie in it rectified at ``size`` (w, h): pixel centres sit at integer
+    coordinates, so the card's edges are half a pixel outside."""
     w, h = size
-    # pixel centres sit at integer coordinates: the card's edges are half a pixel outside
-    dst = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
-    m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
-    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
 
 
 # The light on a card is read from its brightest colours nearby (the paper between the

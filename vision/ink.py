@@ -81,15 +81,20 @@ class InkCheck:
         """Whether ``card``'s face is printed in one ink (nine ink pixels in ten of one hue)."""
         return self._hue(card) is not None
 
+    def _inks_cos(self, card: str, rival: str) -> float | None:
+        """The cosine of ``card``'s and ``rival``'s inks, or None unless each is printed in one ink."""
+        a, b = self._hue(card), self._hue(rival)
+        return None if a is None or b is None else float(a @ b)
+
     def other_ink(self, card: str, rival: str) -> bool:
         """Whether ``card`` and ``rival`` are each printed in one ink, and not the same one."""
-        a, b = self._hue(card), self._hue(rival)
-        return a is not None and b is not None and float(a @ b) < SAME_INK_COS
+        cos = self._inks_cos(card, rival)
+        return cos is not None and cos < SAME_INK_COS
 
     def same_ink(self, card: str, rival: str) -> bool:
         """Whether ``card`` and ``rival`` are each printed in one ink, and the same one."""
-        a, b = self._hue(card), self._hue(rival)
-        return a is not None and b is not None and float(a @ b) >= SAME_INK_COS
+        cos = self._inks_cos(card, rival)
+        return cos is not None and cos >= SAME_INK_COS
 
     def rival_hue(self, flat: np.ndarray, card: str, rivals) -> str | None:
         """The first of ``rivals`` printed in another ink than ``card``, but a near one (NEAR_INK_COS),
