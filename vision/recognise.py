@@ -338,6 +338,9 @@ class CardRecogniser:
             soft, soft_margin = self._reading_again(flats, (o, turn, idx), self._soft_bank, blur=SOFT_BLUR)
             if soft >= self.model.min_confidence and soft_margin >= need_margin:
                 named, best = True, soft
+        # a clear reading (below) is trusted on an outline seen whole or a face printed in one ink: a guess's
+        # name may rest on a medallion another card covers
+        may_clear = seen_whole or (CLEAR_ONE_INK and self._ink.one_ink(name))
         # a card under a veil of glare is read again with its print's contrast evened (VEILED); read a little
         # short so but clear of every rival, it is named as a clear reading is (VEILED_CLEAR)
         veiled_clear = False
@@ -346,14 +349,13 @@ class CardRecogniser:
             even, even_margin = self._reading_again(flats, (o, turn, idx), self._even_bank, even=True)
             if even >= self.model.min_confidence and even_margin >= need_margin:
                 named, best = True, even
-            veiled_clear = (VEILED_CLEAR and not named and even >= SOFT_FROM and even_margin >= CLEAR_MARGIN
-                            and (seen_whole or (CLEAR_ONE_INK and self._ink.one_ink(name))))
+            veiled_clear = (VEILED_CLEAR and not named and may_clear
+                            and even >= SOFT_FROM and even_margin >= CLEAR_MARGIN)
         # a clear reading, named only if its print is surely the card's as a narrow one's: under the threshold
         # where a fit hardly moved it (CLEAR), or at a whole outline's threshold on any fit, clear by far (FIT_CLEAR)
         clear = not named and not narrow and name not in self._unnamed and (
             veiled_clear
-            or (CLEAR and found is Found.HARDLY_MOVED and SOFT_FROM <= best and margin >= CLEAR_MARGIN
-             and (seen_whole or (CLEAR_ONE_INK and self._ink.one_ink(name))))
+            or (CLEAR and found is Found.HARDLY_MOVED and SOFT_FROM <= best and margin >= CLEAR_MARGIN and may_clear)
             or (FIT_CLEAR and found in (Found.FITTED, Found.HARDLY_MOVED) and best >= self.model.min_confidence
                 and margin >= FIT_CLEAR_MARGIN))
         m = CardMatch(name if named or narrow or clear else None, name, best, margin, face_corners, complete,
