@@ -219,7 +219,8 @@ class CardRecogniser:
         self.model = model
         self.detector = detector or CardDetector()
         # a frame identical to the last one (simulated tables), or with ``still_frames`` one that differs
-        # from the last worked on only by a camera's noise, gets its matches again (vision.repeat)
+        # from the last worked on only by a camera's noise or shows the table in motion (read once it
+        # settles), gets its matches again (vision.repeat)
         self._last = StillFrame() if still_frames else LastFrame() if same_frames else None
         # and then, part by part: the cards of the parts of the frame that did not change (vision.repeat)
         self._parts = StillParts() if still_frames else None
@@ -284,6 +285,17 @@ class CardRecogniser:
     def reused_frames(self) -> int:
         """Frames answered with an earlier frame's matches (``still_frames``), for benchmarks."""
         return getattr(self._last, "reused", 0)
+
+    @property
+    def waited_frames(self) -> int:
+        """Of those, frames of a table in motion (``still_frames``), for benchmarks."""
+        return getattr(self._last, "waited", 0)
+
+    @property
+    def in_motion(self) -> bool:
+        """The last frame showed the table in motion and was answered as the table last read
+        (``still_frames``): a stability filter takes it as no news either way."""
+        return getattr(self._last, "moving", False)
 
     @property
     def reused_parts(self) -> int:

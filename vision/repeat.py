@@ -55,44 +55,72 @@ class LastFrame:
 STILL_SCALE = 4        # frames compared at 1/STILL_SCALE of their size
 STILL_LEVEL = 10.0     # grey levels: any part of the small frame changed by more is news
 STILL_REFRESH = 30     # frames: the work is done again at least this often (once a second at 30 fps)
+# and a table in motion is read once it settles, the table as last read given meanwhile: a hand, a card
+# thrown, a light switched (MOTION_SHARE of the small frame changed by more than MOTION_LEVEL since the
+# frame before; a hand over a cloth changes 2-10 % of it by 90-200 levels, a simulated table redrawn with
+# new light and inks every frame none by 40); at most MOTION_PATIENCE frames in a row, so a light that
+# flickers or a hand that never stops does not hold the reading back for long
+MOTION_LEVEL = 40.0
+MOTION_SHARE = 0.002   # of the small frame's cells: about a 45 px square at 1280x720
+MOTION_PATIENCE = 15   # frames (half a second at 30 fps)
 
 
 class StillFrame:
-    """The result of the last frame worked on, given again while the camera sees the same
-    still table: every part of the frame, averaged over STILL_SCALE² pixels, within
-    STILL_LEVEL grey levels of that frame, and it was worked on fewer than STILL_REFRESH
-    frames ago. A slow change adds up against that frame, not the one before, so it is not
-    missed; anything smaller is seen at the next refresh.
+    """The result of the last frame worked on, given again while there is nothing new to read:
+    while the camera sees the same still table (every part of the frame, averaged over
+    STILL_SCALE² pixels, within STILL_LEVEL grey levels of that frame, and it was worked on
+    fewer than STILL_REFRESH frames ago), and while the table is in motion (MOTION_SHARE of
+    it changed by more than MOTION_LEVEL since the frame before, for fewer than ``patience``
+    frames in a row): what a hand lays is read once it lies still. A slow change adds up against the
+    frame worked on, not the one before, so it is not missed; anything smaller is seen at
+    the next refresh.
 
         >>> still = StillFrame()
         >>> table = np.full((72, 128, 3), 90, np.uint8)
         >>> still.keep(table, ["seen"])
         >>> noisy = np.clip(table + np.random.default_rng(1).normal(0, 3, table.shape), 0, 255).astype(np.uint8)
-        >>> laid = table.copy(); laid[20:40, 30:44] = 230          # a card laid
-        >>> still.get(noisy), still.get(laid)
-        (['seen'], None)
+        >>> laid = table.copy(); laid[20:40, 30:44] = 230          # a card laid (a change since the frame before)
+        >>> still.get(noisy), still.get(laid), still.get(laid)      # read once it lies still
+        (['seen'], ['seen'], None)
     """
 
-    def __init__(self, level: float = STILL_LEVEL, refresh: int = STILL_REFRESH):
+    def __init__(self, level: float = STILL_LEVEL, refresh: int = STILL_REFRESH, patience: int | None = None):
         self.level, self.refresh = level, refresh
-        self._small: np.ndarray | None = None
+        self.patience = MOTION_PATIENCE if patience is None else patience   # 1: every frame in motion read
+        self._small: np.ndarray | None = None    # the frame last worked on, shrunk
+        self._before: np.ndarray | None = None   # the frame before this one, shrunk
         self._result: Any = None
         self._age = 0
+        self._moving = 0  # frames in motion answered in a row
         self.reused = 0   # frames answered with the kept result (for benchmarks and logs)
+        self.waited = 0   # of which in motion
+        self.moving = False   # the last frame was answered so, in motion: what it gives is no news either way
 
     def get(self, frame: np.ndarray) -> Any:
-        """The kept result if ``frame`` shows the kept frame's still table, else None."""
-        if self._small is None or self._age + 1 >= self.refresh:
-            return None
+        """The kept result if ``frame`` shows the kept frame's still table or a table in motion, else None."""
         small = _shrink(frame)
-        if small.shape != self._small.shape or int(np.abs(small - self._small).max()) > self.level:
+        before, self._before = self._before, small
+        self.moving = False
+        if self._small is None or small.shape != self._small.shape:
+            return None
+        if self._age + 1 < self.refresh and not self._moved(small, self._small):
+            self._moving = 0
+        elif self._moving + 1 < self.patience and before is not None and _in_motion(small, before):
+            self._moving += 1
+            self.waited += 1
+            self.moving = True
+        else:
             return None
         self._age += 1
         self.reused += 1
         return self._result
 
     def keep(self, frame: np.ndarray, result: Any) -> None:
-        self._small, self._result, self._age = _shrink(frame), result, 0
+        self._small, self._result, self._age, self._moving = _shrink(frame), result, 0, 0
+        self._before = self._small   # the next frame's frame before
+
+    def _moved(self, small: np.ndarray, other: np.ndarray) -> bool:
+        return small.shape != other.shape or int(np.abs(small - other).max()) > self.level
 
 
 # StillParts: the same, part by part. A card laid on a table of nine changes one part of the frame;
@@ -167,6 +195,14 @@ class StillParts:
 
     def end(self) -> None:
         self._kept, self._next = self._next, []
+
+
+def _in_motion(small: np.ndarray, before: np.ndarray) -> bool:
+    if small.shape != before.shape:
+        return True
+    change = np.abs(small - before)
+    changed = np.count_nonzero((change.max(axis=2) if change.ndim == 3 else change) > MOTION_LEVEL)
+    return changed >= MOTION_SHARE * small.shape[0] * small.shape[1]
 
 
 def _shrink(frame: np.ndarray) -> np.ndarray:

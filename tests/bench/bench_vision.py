@@ -13,7 +13,10 @@ for STILL_FRAMES frames, each with fresh sensor noise, through a recogniser with
 all those frames (the frames worked on again included), and how many were worked on. And a
 card laid on a table of 4 or 9 at rest: the time of the frame it lands in when the parts of the
 table that did not change keep their cards (vision.repeat.StillParts), against the same frame
-worked on whole.
+worked on whole; and a hand filmed laying a card on a table of 4 or 9 through the table watcher
+(``filmed_laying``): frames per second over the film and its slowest frame, with the frames in
+motion answered as the table last read (vision.repeat.StillFrame, as the service runs) and with
+every one of them read, and the time from the card landing to its ``card_seen``.
 
 ``--style 2``: the second scene style (:mod:`vision.synth2`: dark-bordered and full-bleed
 cards on every table kind), with the detector using each scene's calibration shot (the
@@ -135,8 +138,9 @@ LAID_TRIALS = 10
 
 
 def laid_card(models, n: int) -> tuple[float, float, int]:
-    """Median seconds of the frame in which a card is laid on a table of ``n - 1`` at rest, with
-    the unchanged parts' cards kept (``still_frames``, as the service runs), and of the same frame
+    """Median seconds of the first frame read after a card is laid on a table of ``n - 1`` at rest
+    (the frame it lands in shows the table in motion and is answered as last read), with the
+    unchanged parts' cards kept (``still_frames``, as the service runs), and of the same frame
     worked on whole; and how many trials named all ``n`` cards both ways."""
     kept, whole, named = [], [], 0
     for trial in range(LAID_TRIALS):
@@ -149,10 +153,11 @@ def laid_card(models, n: int) -> tuple[float, float, int]:
                  for i, c in enumerate(cards)]
         style = replace(SceneStyle.clean(), print_jitter=0)   # inks not varied: the light stays when a card lands
         before, after = (render_table(p, cam, np.random.default_rng(trial), style).image for p in (spots[:-1], spots))
-        grain = np.random.default_rng(trial).normal(0, SENSOR_NOISE, after.shape)   # the camera's noise, new
-        after = np.clip(after + grain, 0, 255).astype(np.uint8)
+        grain = np.random.default_rng(trial).normal(0, SENSOR_NOISE, (2,) + after.shape)   # the camera's noise, new
+        landing, after = (np.clip(after + g, 0, 255).astype(np.uint8) for g in grain)
         rec, fresh = CardRecogniser(model, still_frames=True), CardRecogniser(model)
         rec.recognise(before)
+        rec.recognise(landing)   # the table in motion (vision.repeat.StillFrame)
         t0 = time.perf_counter()
         a = rec.recognise(after)
         t1 = time.perf_counter()
@@ -162,6 +167,96 @@ def laid_card(models, n: int) -> tuple[float, float, int]:
         whole.append(t2 - t1)
         named += sorted(m.card for m in a if m.card) == sorted(m.card for m in b if m.card) == sorted(cards)
     return statistics.median(kept), statistics.median(whole), named
+
+
+HAND_IN, HAND_HOLD, HAND_OUT, AT_REST = 8, 2, 6, 30   # frames of the filmed card laying
+
+
+def hand_film(models, n: int, trial: int) -> tuple[list[np.ndarray], str, int, Calibration]:
+    """A hand laying a card on a table of ``n - 1`` at rest, filmed at 30 fps with fresh sensor
+    noise each frame: AT_REST frames, the hand coming in (HAND_IN), holding still over the card it
+    lays (HAND_HOLD), going (HAND_OUT), AT_REST frames. (frames, the card laid, the frame it lands
+    in, the calibration)."""
+    from vision.synth.effects import draw_hand, hand_polygons
+    from vision.synth.scene import project
+
+    rnd = random.Random(9000 + trial)
+    model = models["pass-pass" if trial % 2 else "passe-eclair"]
+    cam = random_camera(np.random.default_rng(9000 + trial), SceneStyle(fill=(0.85, 0.95), turn_max_deg=8))
+    cards = rnd.sample(model.cards, n)
+    spots = [Placement(c, (100 + 150 * (i % 5), 130 + 190 * (i // 5)), rnd.uniform(0, 360))
+             for i, c in enumerate(cards)]
+    style = replace(SceneStyle.clean(), print_jitter=0)   # the light stays when a card lands
+    before, after = (render_table(p, cam, np.random.default_rng(trial), style).image for p in (spots[:-1], spots))
+    aim = project(cam, [spots[-1].centre_mm])[0]
+    start = np.array([1400.0, 900.0])                      # from beyond the bottom right corner
+    path = [start + (aim - start) * (k + 1) / HAND_IN for k in range(HAND_IN)] + [aim] * HAND_HOLD
+    path += [aim + (start - aim) * (k + 1) / (HAND_OUT + 1) for k in range(HAND_OUT)]
+    frames = [before] * AT_REST
+    for k, at in enumerate(path):
+        img = (before if k < HAND_IN else after).copy()
+        target = np.float32([at + d for d in ((-50, -70), (50, -70), (50, 70), (-50, 70))])
+        hand_rng = np.random.default_rng(trial)            # the same hand in every frame
+        draw_hand(img, np.zeros(img.shape[:2], np.uint8), hand_polygons(hand_rng, target, 0.4), hand_rng)
+        frames.append(img)
+    frames += [after] * AT_REST
+    rng = np.random.default_rng(trial)
+    noise = [rng.normal(0, SENSOR_NOISE, before.shape).astype(np.int16) for _ in range(8)]
+    frames = [np.clip(f.astype(np.int16) + noise[k % len(noise)], 0, 255).astype(np.uint8)
+              for k, f in enumerate(frames)]
+    return frames, spots[-1].card, AT_REST + HAND_IN, Calibration(np.linalg.inv(cam), (1280, 720))
+
+
+def filmed_laying(models, n: int, trials: int = 6) -> dict:
+    """The hand film through the table watcher as the camera part runs it (``still_frames``), with
+    the frames in motion answered as the table last read (``vision.repeat.MOTION_PATIENCE``) and,
+    with ``MOTION_PATIENCE = 1``, every one read: {patience: (wall seconds of every frame, frames
+    worked on a film, landing -> card_seen of the card laid on a live camera)}. Live: the watcher
+    takes the newest frame each time it is free (frames come every 1/FPS s, those that came while
+    it worked are dropped), so a slow frame delays what follows."""
+    from vision import repeat
+
+    profile = TableProfile.load()
+    out = {}
+    for patience in (repeat.MOTION_PATIENCE, 1):
+        times, worked, landing = [], 0, []
+        for trial in range(trials):
+            frames, card, landed, cal = hand_film(models, n, trial)
+            model = models["pass-pass" if trial % 2 else "passe-eclair"]
+            for live in (False, True):
+                saved, repeat.MOTION_PATIENCE = repeat.MOTION_PATIENCE, patience
+                try:
+                    rec = CardRecogniser(model, still_frames=True)
+                finally:
+                    repeat.MOTION_PATIENCE = saved
+                watcher = TableWatcher(rec, cal, profile, appear_frames=3)
+                k, now, seen = 0, 0.0, float("nan")
+                while k < len(frames):
+                    t0 = time.perf_counter()
+                    obs = watcher.process(Frame(frames[k], k / FPS, k))
+                    spent = time.perf_counter() - t0
+                    now = max(now, k / FPS) + spent
+                    if not live:
+                        times.append(spent)
+                    elif k >= landed and any(o.kind == "card_seen" and o.data["card"] == card for o in obs):
+                        seen = now - landed / FPS
+                        break
+                    k = max(k + 1, int(now * FPS)) if live else k + 1
+                if not live:
+                    worked += len(frames) - rec.reused_frames
+            landing.append(seen)
+        out[patience] = (times, worked / trials, landing)
+    return out
+
+
+def _film_line(n: int, patience: int, times: list, worked: float, landing: list) -> str:
+    got = [x * 1000 for x in landing if x == x]
+    label = "in motion answered as last read" if patience > 1 else "every frame in motion read"
+    return (f"{n:2d} cards, a hand laying the last ({label}): {len(times) / sum(times):5.0f} fps over the film, "
+            f"frame median {statistics.median(times) * 1000:5.2f} ms, max {max(times) * 1000:6.1f} ms; "
+            f"{worked:.1f} of {AT_REST * 2 + HAND_IN + HAND_HOLD + HAND_OUT} frames worked on; landing -> card_seen "
+            f"on a live camera median {statistics.median(got) if got else float('nan'):.0f} ms, max "
+            f"{max(got) if got else float('nan'):.0f} ms ({len(got)} of {len(landing)} seen)")
 
 
 def style2(scenes: int) -> None:
@@ -240,6 +335,9 @@ def main(argv=None) -> int:
             print(f"a card laid on a table of {n - 1} at rest: {kept * 1000:5.1f} ms, the parts that did not change "
                   f"kept; {whole * 1000:5.1f} ms worked on whole (x{whole / kept:.1f}); all {n} named both ways "
                   f"in {named} of {LAID_TRIALS}  [median]")
+        for n in (5, 10):
+            for patience, (times, worked, landing) in filmed_laying(models, n).items():
+                print(_film_line(n, patience, times, worked, landing))
         for n in (1, 5, 10):
             per_frame, worked, after = [], [], []
             for s in range(STILL_SCENES):

@@ -2,7 +2,7 @@
 remapped alone (vs the whole top view warped), the foreground with the caller's edges, the
 holes filled by OpenCV's flood fill, the full-size check's face pairs made once; and, when
 asked for, a frame identical to the last one answered as it was, or on a camera a table at
-rest under the sensor's noise (vision.repeat)."""
+rest under the sensor's noise or in motion (vision.repeat)."""
 
 from __future__ import annotations
 
@@ -20,10 +20,13 @@ from vision.hands import HandWatcher
 from vision.markers import marker_pictures
 from vision.model import CardModel
 from vision.outline import edge_mask, fill_holes
+from vision.pipeline import TableWatcher
 from vision.profile import TableProfile
 from vision.recognise import CardRecogniser
 from vision.repeat import STILL_LEVEL, StillFrame, StillParts
 from vision.sides import colour_step, darkest
+from vision.sources import Frame
+from vision.synth.effects import draw_hand, hand_polygons
 from vision.synth.scene import Placement, SceneStyle, _background, random_camera, random_scene, render_table
 from vision.verify import FIT_BLURS, FineCheck, fine
 
@@ -151,12 +154,15 @@ def test_a_repeated_frame_gets_the_same_matches_without_the_work(model_dirs):
         [(m.card, m.confidence, m.corners.tolist()) for m in rec.recognise(frame)]
 
 
+def _filming_camera(seed: int = 5) -> np.ndarray:
+    return random_camera(np.random.default_rng(seed), SceneStyle(fill=(0.85, 0.95), turn_max_deg=6))
+
+
 def _filmed(placements, seed: int = 5, noise: int = 0) -> np.ndarray:
     """One still table (camera, cloth and light drawn from ``seed``) with a camera's fresh noise.
     The cards' inks are not varied (drawn from the same generator, they would change the light
     whenever a card is laid or taken)."""
-    rng = np.random.default_rng(seed)
-    view = random_camera(rng, SceneStyle(fill=(0.85, 0.95), turn_max_deg=6))
+    view = _filming_camera(seed)
     bg = _background(np.random.default_rng(seed), (1280, 720))
     style = replace(SceneStyle.clean(), print_jitter=0)
     image = render_table(placements, view, np.random.default_rng(seed), style, background=bg).image
@@ -179,8 +185,10 @@ def test_a_still_table_under_a_cameras_noise_is_answered_without_the_work(model_
     assert det.calls == 1 and rec.reused_frames == 5
 
 
-@pytest.mark.parametrize("change, untouched", [("laid", 3), ("slid", 2), ("taken", 2), ("swapped", 2)])
-def test_a_card_laid_slid_taken_or_swapped_on_a_still_table_is_worked_on_the_rest_kept(model_dirs, change, untouched):
+@pytest.mark.parametrize("change, untouched, motion", [("laid", 3, True), ("slid", 2, True), ("taken", 2, True),
+                                                       ("swapped", 2, False)])
+def test_a_card_laid_slid_taken_or_swapped_on_a_still_table_is_worked_on_the_rest_kept(model_dirs, change, untouched,
+                                                                                      motion):
     model = CardModel.load(model_dirs["pass-pass"])
     det = _Counting()
     rec = CardRecogniser(model, det, still_frames=True)
@@ -193,15 +201,88 @@ def test_a_card_laid_slid_taken_or_swapped_on_a_still_table_is_worked_on_the_res
         now = LYING[:2]
     else:                    # another card laid exactly where blue-12 lay: the same outline
         now = LYING[:2] + [Placement("blue-11", (520, 290), 200)]
-    seen = rec.recognise(_filmed(now, noise=1))
-    assert det.calls == 2 and rec.reused_frames == 0
+    # the frame a card comes, goes or slides in shows the table in motion: answered as the table last read,
+    # and read the frame after. A print changed in place (vision.repeat.MOTION_SHARE) is read at once
+    first = rec.recognise(_filmed(now, noise=1))
+    assert rec.in_motion is motion and rec.waited_frames == motion
+    if motion:
+        assert sorted(m.card for m in first) == sorted(p.card for p in LYING) and det.calls == 1
+    seen = rec.recognise(_filmed(now, noise=2)) if motion else first
+    assert det.calls == 2 and rec.reused_frames == motion
     # the cards whose part of the table did not change keep what was made of them (vision.repeat.StillParts)
     assert rec.reused_parts == untouched
-    fresh = CardRecogniser(model).recognise(_filmed(now, noise=1))
+    fresh = CardRecogniser(model).recognise(_filmed(now, noise=2))
     assert sorted(m.card for m in seen) == sorted(m.card for m in fresh) == sorted(p.card for p in now)
     for m in seen:   # their outlines from the frame they were worked on: under the noise, the same
         twin = next(f for f in fresh if f.card == m.card)
         assert np.abs(m.corners - twin.corners).max() < 1.0
+
+
+def _with_hand(image: np.ndarray, at: tuple[int, int]) -> np.ndarray:
+    """``image`` with a hand reaching over the point ``at`` (px; the same hand each time)."""
+    out, labels = image.copy(), np.zeros(image.shape[:2], np.uint8)
+    x, y = at
+    target = np.float32([[x - 60, y - 80], [x + 60, y - 80], [x + 60, y + 80], [x - 60, y + 80]])
+    rng = np.random.default_rng(3)
+    draw_hand(out, labels, hand_polygons(rng, target, 0.4), rng)
+    return out
+
+
+# a hand coming in from the bottom right, laying a card at the top (holding still there, frames 4 and 5) and
+# going back
+REACH = [(900, 450), (800, 350), (700, 250), (650, 170), (650, 170), (750, 300), (900, 450)]
+
+
+def test_a_table_in_motion_is_read_once_it_settles(model_dirs):
+    """A hand laying a card on a still table: while it moves, the frames are answered with the table
+    as last read (no detection); a frame like the one before it is read (the hand holding still
+    over the card it lays, the table once the hand has gone)."""
+    model = CardModel.load(model_dirs["pass-pass"])
+    det = _Counting()
+    rec = CardRecogniser(model, det, still_frames=True)
+    rec.recognise(_filmed(LYING))
+    now = LYING + [Placement("yellow-7", (420, 120), 30)]
+    film = [_with_hand(_filmed(LYING if k < 4 else now, noise=k), at) for k, at in enumerate(REACH, 1)]
+    film += [_filmed(now, noise=8), _filmed(now, noise=9), _filmed(now, noise=10)]   # the hand gone, then still
+    read = [sorted(m.card for m in rec.recognise(frame) if m.card) for frame in film]
+    lying = sorted(p.card for p in LYING)
+    # frames 1-4 in motion; the 5th, the hand holding still as it lays the card, read; 6-8 in motion again
+    # (the 8th the hand gone); the 9th read; the 10th the same still table
+    assert read == [lying] * 4 + [sorted(p.card for p in now)] * 6
+    assert rec.waited_frames == 7 and rec.reused_frames == 8 and det.calls == 3
+
+
+def test_a_card_laid_by_a_hand_is_seen_from_frames_read_still_not_from_frames_in_motion(model_dirs):
+    """The table watcher as the camera part runs it: the frames in motion are no news either way
+    (blue-12, under the moving hand, never goes; the card laid counts only the frames read)."""
+    model = CardModel.load(model_dirs["pass-pass"])
+    cal = Calibration(np.linalg.inv(_filming_camera()), (1280, 720))
+    watcher = TableWatcher(CardRecogniser(model, still_frames=True), cal, TableProfile.load(), appear_frames=3)
+    now = LYING + [Placement("yellow-7", (420, 120), 30)]
+    film = [_filmed(LYING, noise=k) for k in range(3)]
+    film += [_with_hand(_filmed(LYING if k < 4 else now, noise=k), at) for k, at in enumerate(REACH, 3)]
+    film += [_filmed(now, noise=k) for k in range(10, 13)]
+    seen = [(o.kind, o.data["card"], k) for k, image in enumerate(film)
+            for o in watcher.process(Frame(image, k / 30, k)) if o.kind in ("card_seen", "card_gone")]
+    # the three lying cards at the third frame; nothing while the hand moves; yellow-7 from the frames read:
+    # 7 (the hand holding still), 11 and 12 (green-9, on a zone's edge, may be given its zone again there)
+    assert sorted(e for e in seen if e[2] < 3) == sorted(("card_seen", p.card, 2) for p in LYING)
+    assert [e for e in seen if e[2] >= 3 and e[1] != "green-9"] == [("card_seen", "yellow-7", 12)]
+
+
+def test_a_table_that_never_stops_moving_is_read_at_least_every_patience_frames():
+    still = StillFrame(patience=4)
+    # a light flickering: each frame unlike the one before and the first
+    flicker = [np.full((72, 128, 3), (10 + 50 * k) % 250, np.uint8) for k in range(9)]
+    assert still.get(flicker[0]) is None
+    still.keep(flicker[0], "seen")
+    got = []
+    for frame in flicker[1:]:
+        got.append(still.get(frame))
+        if got[-1] is None:
+            still.keep(frame, "seen")
+    assert got == ["seen"] * 3 + [None] + ["seen"] * 3 + [None]
+    assert still.waited == 6
 
 
 def test_the_parts_of_a_still_table_are_worked_on_again_in_turn():

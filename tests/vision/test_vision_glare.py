@@ -61,41 +61,45 @@ def test_the_evened_reading_reads_a_half_veiled_print_like_its_face():
     assert evened_ink(paper) < 0.25 * evened_ink(face)
 
 
+def _ink_and_value(design: str, ink: str, value: int):
+    """A Pass Pass ink's 12 cards and the other inks' cards of ``value``, enrolled from close-up photos."""
+    others = [f"{other}-{value}" for other in ("blue", "green", "purple", "yellow") if other != ink]
+    return enrol_cards("pass-pass", design, cards=[f"{ink}-{v}" for v in range(1, 13)] + others)
+
+
+def _read_at_true_corners(model, seed: int, name: str):
+    """The card ``name`` of development scene ``seed`` (a glossy table, the card fully visible), read at its
+    true corners."""
+    scene, _ = evaluation_scene(seed)
+    card = next(t for t in scene.cards if t.card == name)
+    assert scene.kind == "glossy" and card.fully_visible
+    return CardRecogniser(model).identify(scene.image, card.corners)
+
+
 @pytest.fixture(scope="module")
 def purple_model():
-    """The full-bleed Pass Pass purples and the other inks' 11s, enrolled from close-up photos."""
-    cards = [f"purple-{v}" for v in range(1, 13)] + ["blue-11", "green-11", "yellow-11"]
-    return enrol_cards("pass-pass", "bleed", cards=cards)
+    return _ink_and_value("bleed", "purple", 11)
 
 
 def test_a_card_washed_out_by_glare_is_named(purple_model, monkeypatch):
-    # development scene 1147 (glossy table): a purple 11 half under a glare spot, read 0.82 at its true corners
-    scene, _ = evaluation_scene(1147)
-    card = next(t for t in scene.cards if t.card == "purple-11")
-    assert scene.kind == "glossy" and card.fully_visible
-    rec = CardRecogniser(purple_model)
-    m = rec.identify(scene.image, card.corners)
+    # development scene 1147: a purple 11 half under a glare spot, read 0.82 at its true corners
+    m = _read_at_true_corners(purple_model, 1147, "purple-11")
     assert m.card == "purple-11", (m.best, m.confidence, m.margin)
     monkeypatch.setattr(recognise, "VEILED", False)
-    m = CardRecogniser(purple_model).identify(scene.image, card.corners)
+    m = _read_at_true_corners(purple_model, 1147, "purple-11")
     assert m.card is None and m.best == "purple-11", (m.best, m.confidence, m.margin)
 
 
 @pytest.fixture(scope="module")
 def green_model():
-    """The dark-bordered Pass Pass greens and the other inks' 3s, enrolled from close-up photos."""
-    cards = [f"green-{v}" for v in range(1, 13)] + ["blue-3", "purple-3", "yellow-3"]
-    return enrol_cards("pass-pass", "dark", cards=cards)
+    return _ink_and_value("dark", "green", 3)
 
 
 def test_a_veiled_card_read_clear_of_every_rival_is_named(green_model, monkeypatch):
-    # development scene 629 (glossy table): a green 3 under a glare spot reads 0.77 at its true corners,
-    # evened 0.82, clear of every rival by 0.3: named as a clear reading is (recognise.VEILED_CLEAR)
-    scene, _ = evaluation_scene(629)
-    card = next(t for t in scene.cards if t.card == "green-3")
-    assert scene.kind == "glossy" and card.fully_visible
-    m = CardRecogniser(green_model).identify(scene.image, card.corners)
+    # development scene 629: a green 3 under a glare spot reads 0.77 at its true corners, evened 0.82, clear
+    # of every rival by 0.3: named as a clear reading is (recognise.VEILED_CLEAR)
+    m = _read_at_true_corners(green_model, 629, "green-3")
     assert m.card == "green-3" and m.confidence < green_model.min_confidence, (m.best, m.confidence, m.margin)
     monkeypatch.setattr(recognise, "VEILED_CLEAR", False)
-    m = CardRecogniser(green_model).identify(scene.image, card.corners)
+    m = _read_at_true_corners(green_model, 629, "green-3")
     assert m.card is None and m.best == "green-3", (m.best, m.confidence, m.margin)

@@ -135,6 +135,10 @@ class _Misread:
         self.frame = 0
         self.detector = real.detector
 
+    @property
+    def in_motion(self):
+        return self.real.in_motion
+
     def recognise(self, image, blank=False):
         out = self.real.recognise(image, blank)
         if self.frame >= self.start:
