@@ -43,6 +43,7 @@ from vision.ink import DifferenceHue, InkCheck
 from vision.model import CardModel
 from vision.refine import fit_to_face
 from vision.repeat import LastFrame, StillFrame, StillParts
+from vision.tells import Tells
 from vision.verify import FineCheck, difference_focus, fine
 
 RIVALS = 4          # closest other cards the margin is measured against
@@ -135,6 +136,8 @@ VEILED = True
 # wrong; for any fitted guess, a marlon-leon fitted 10 px off, its medallion under another card, was named
 # marlon-rocce (scene 438; vision/README.md, thirty-fourth session)
 VEILED_CLEAR = True
+# a card whose tell lies under another card on top of it is not named (vision.tells)
+TELLS_HIDDEN = True
 # A whole outline (or a guess of a face printed in one ink) read from SOFT_FROM, under the threshold even
 # blurred, but clear of every rival by CLEAR_MARGIN (a round value over min_margin, not tuned), is named
 # when its fit to that face hardly moved it (SMALL_FIT: the outline lies on the face's print) and its
@@ -264,6 +267,7 @@ class CardRecogniser:
         self._fine = FineCheck(faces)
         self._ink = InkCheck(faces)
         self._hues = DifferenceHue(faces)
+        self._tells = Tells(faces)
         # the enrolled faces averaged, both turns: the deck's layout (border, paper, where the print lies)
         # without any one card's print, to fit a guessed outline that reads like no face to
         flats = [cv2.resize(f, features.RECT_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -597,7 +601,13 @@ class CardRecogniser:
             out += found
         if self._parts is not None:
             self._parts.end()
-        return _without_stray_guesses(out)
+        out = _without_stray_guesses(out)
+        if TELLS_HIDDEN:
+            # a card whose tell (what tells it from its look-alikes) lies under a card on top of it is not
+            # named: that card's print lies where its own would be (vision.tells)
+            out = [replace(m, card=None) if m.card is not None and self._tells.hidden(frame, m, out) else m
+                   for m in out]
+        return out
 
     def _part(self, frame: np.ndarray, quads: list[CardQuad]) -> list[CardMatch]:
         """The cards in one part of the frame (:func:`_split_into_parts`): the quads the detector found in one

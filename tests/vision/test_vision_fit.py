@@ -402,6 +402,8 @@ def test_a_partly_hidden_card_whose_difference_is_covered_is_not_named_as_its_lo
     assert not truth.fully_visible
     assert "vanessa-rocce" not in [m.card for m in rec.recognise(scene.image)]
     monkeypatch.setattr(recognise, "MAX_MISMATCH_NOT_WHOLE", recognise.MAX_MISMATCH)
+    # (with its medallion under the card on top, vision.tells leaves it unnamed too in 3,020,102: held back here)
+    monkeypatch.setattr(recognise, "TELLS_HIDDEN", False)
     wrong = [m for m in rec.recognise(scene.image) if m.card == "vanessa-rocce"]
     assert len(wrong) == 1 and not wrong[0].complete
     assert np.linalg.norm(wrong[0].corners.mean(0) - truth.corners.mean(0)) < 20
