@@ -16,7 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.features import RECT_SIZE, _rectified_corners
+from vision.features import RECT_SIZE, _rectified_corners, rectify
 from vision.ghosts import id_parts
 
 TELL_BLUR = 1.0        # px at 63×88: a print half a pixel off is the same print
@@ -36,16 +36,18 @@ class Tells:
         self.faces = {c: _flat(f) for c, f in faces.items()}
         self._inner = np.zeros(RECT_SIZE[::-1], bool)
         self._inner[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX] = True
+        families: dict[str, list[str]] = {}
+        for card in self.faces:
+            parts = id_parts(card)
+            if parts is not None:
+                families.setdefault(parts[0], []).append(card)
         self.tells: dict[str, list[np.ndarray]] = {}
-        for a, fa in self.faces.items():
-            family = id_parts(a)
-            for b, fb in self.faces.items():
-                parts = id_parts(b)
-                if b == a or family is None or parts is None or parts[0] != family[0]:
-                    continue
-                differs = np.abs(fa - fb).max(axis=2) > TELL_LEVEL
-                if differs.any():
-                    self.tells.setdefault(a, []).append(differs)
+        for members in families.values():
+            for a in members:
+                for b in members:
+                    differs = np.abs(self.faces[a] - self.faces[b]).max(axis=2) > TELL_LEVEL
+                    if b != a and differs.any():
+                        self.tells.setdefault(a, []).append(differs)
 
     def hidden(self, frame: np.ndarray, match, others) -> bool:
         """True if COVERED_TELL of what tells ``match`` from one of its look-alikes lies under one of
@@ -69,8 +71,7 @@ class Tells:
             # the other card's print beside it
             inside = cv2.erode(over, np.ones((2 * EDGE_PX + 1,) * 2, np.uint8)).astype(bool) & self._inner
             if flat is None:
-                flat = _flat(cv2.warpPerspective(frame, to_flat, RECT_SIZE, flags=cv2.INTER_LINEAR,
-                                                 borderMode=cv2.BORDER_REPLICATE), blur=False)
+                flat = _flat(rectify(frame, match.corners), blur=False)
             other_to_flat = cv2.getPerspectiveTransform(np.float32(other.corners), _rectified_corners(RECT_SIZE))
             theirs = cv2.warpPerspective(face, to_flat @ np.linalg.inv(other_to_flat), RECT_SIZE,
                                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -92,7 +93,8 @@ def _flat(face: np.ndarray, blur: bool = True) -> np.ndarray:
 
 
 def _likeness(seen: np.ndarray, face: np.ndarray) -> float:
-    """Correlation of two sets of colour pixels, each channel's mean and scale taken out (the light)."""
+    """Correlation of two sets of colour pixels, each channel's mean taken out (the light's level and
+    tint; its strength cancels in the correlation)."""
     a, b = seen - seen.mean(axis=0), face - face.mean(axis=0)
     den = float(np.sqrt((a * a).sum() * (b * b).sum()))
     return float((a * b).sum()) / den if den > 0 else 0.0
