@@ -149,6 +149,10 @@ TELLS_HIDDEN = True
 CLEAR = True
 CLEAR_MARGIN = 0.25
 CLEAR_ONE_INK = True
+# The same goes for an outline its fit moved past SMALL_FIT (Found.FITTED): a glare spot's gradient across a
+# washed-out card draws the fit a few px, and the reading stays clear but under even a whole outline's
+# threshold (style-2 glossy development scenes, vision/README.md, thirty-fifth session)
+CLEAR_FITTED = True
 # A fitted outline reading at a whole outline's threshold (not FITTED_EXTRA_CONFIDENCE over it) is named
 # when it is clear of every rival by FIT_CLEAR_MARGIN, a round value over CLEAR_MARGIN, not tuned (a
 # guess fitted to michi on a photographed table read 0.91, 0.44 clear). Its print must be surely the
@@ -323,10 +327,12 @@ class CardRecogniser:
         return max(float((features.describe_quick(frame, q, inset=self._inset) @ self._bank.T).max()) for q in options)
 
     def identify(self, frame: np.ndarray, corners: np.ndarray, found: Found = Found.WHOLE,
-                 seen_whole: bool | None = None) -> CardMatch:
+                 seen_whole: bool | None = None, clear_fit: bool = True) -> CardMatch:
         """Name the card whose outline is ``corners`` (4 points, any order), found as ``found`` says
         (which sets how surely it must read to be named). ``seen_whole``: the card's outline was found
-        whole (this one may be fitted to it; by default, when ``found`` is WHOLE)."""
+        whole (this one may be fitted to it; by default, when ``found`` is WHOLE). ``clear_fit``: a
+        FITTED outline read clear but under the threshold may be named (CLEAR_FITTED); not when it was
+        fitted to a face it did not read most like, which draws it onto that face's print."""
         complete = found is Found.WHOLE
         seen_whole = complete if seen_whole is None else seen_whole
         if not self.model.cards:
@@ -368,10 +374,12 @@ class CardRecogniser:
             veiled_clear = (VEILED_CLEAR and not named and may_clear
                             and even >= SOFT_FROM and even_margin >= CLEAR_MARGIN)
         # a clear reading, named only if its print is surely the card's as a narrow one's: under the threshold
-        # where a fit hardly moved it (CLEAR), or at a whole outline's threshold on any fit, clear by far (FIT_CLEAR)
+        # where a fit placed it (CLEAR, CLEAR_FITTED), or at a whole outline's threshold on any fit, clear by far
+        # (FIT_CLEAR)
         clear = not named and not narrow and name not in self._unnamed and (
             veiled_clear
-            or (CLEAR and found is Found.HARDLY_MOVED and SOFT_FROM <= best and margin >= CLEAR_MARGIN and may_clear)
+            or (CLEAR and (found is Found.HARDLY_MOVED or (CLEAR_FITTED and clear_fit and found is Found.FITTED))
+                and SOFT_FROM <= best and margin >= CLEAR_MARGIN and may_clear)
             or (FIT_CLEAR and found in (Found.FITTED, Found.HARDLY_MOVED) and best >= self.model.min_confidence
                 and margin >= FIT_CLEAR_MARGIN))
         m = CardMatch(name if named or narrow or clear else None, name, best, margin, face_corners, complete,
@@ -455,15 +463,17 @@ class CardRecogniser:
                 or self._hues.rival(flat, card, [r for r in rivals if HUE_VETO_SAME_INK
                                                  or not self._ink.same_ink(card, r)]) is not None)
 
-    def _fitted(self, frame: np.ndarray, m: CardMatch, face: np.ndarray, seen_whole: bool = False) -> CardMatch | None:
+    def _fitted(self, frame: np.ndarray, m: CardMatch, face: np.ndarray, seen_whole: bool = False,
+                clear_fit: bool = True) -> CardMatch | None:
         """``m``'s outline fitted to ``face`` (vision.refine) and read again at a fitted outline's
         thresholds (or, if the fit hardly moved it, SMALL_FIT), or None if the fit fails. ``seen_whole``:
-        ``m``'s outline was found whole (not guessed)."""
+        ``m``'s outline was found whole (not guessed); ``clear_fit`` as :meth:`identify` takes it."""
         fitted = fit_to_face(frame, m.corners, face, rounds=FIT_ROUNDS)
         if fitted is None:
             return None
         moved = np.linalg.norm(fitted - m.corners, axis=1).max() / np.linalg.norm(m.corners[0] - m.corners[2])
-        return self.identify(frame, fitted, Found.HARDLY_MOVED if moved <= SMALL_FIT else Found.FITTED, seen_whole)
+        return self.identify(frame, fitted, Found.HARDLY_MOVED if moved <= SMALL_FIT else Found.FITTED, seen_whole,
+                             clear_fit)
 
     def _read_guess(self, frame: np.ndarray, corners: np.ndarray) -> CardMatch:
         """A guessed outline snapped to the edges it has (the paper's, else past a shadow) and read; if named,
@@ -483,7 +493,9 @@ class CardRecogniser:
             return self._confirmed(frame, m)
         if m.best in self._faces and m.confidence >= GUESS_FIT_MIN_CONFIDENCE:
             again = self._fitted(frame, m, self._faces[m.best])
-            if again is not None and again.confidence > m.confidence:
+            # a fit that names is kept though it reads a hair less sure than the guess (a clear reading
+            # named where the fit held: 0.852 against 0.855, development scene 2029)
+            if again is not None and (again.card is not None or again.confidence > m.confidence):
                 m = again
             if m.card is None:
                 # a guess 10-30 % off can read best as a look-alike: fitted to the next closest faces too,
@@ -494,7 +506,10 @@ class CardRecogniser:
                     card = self._cards[int(i)]
                     if card == m.best or card not in self._faces or near[i] < GUESS_FIT_MIN_CONFIDENCE:
                         continue
-                    again = self._fitted(frame, m, self._faces[card])
+                    # never named as a clear reading: fitted to a face it read less like than another
+                    # (fresh scene 3,054,099: a guess read as green-2, fitted to green-6, named it at 0.88;
+                    # it was a green 7)
+                    again = self._fitted(frame, m, self._faces[card], clear_fit=False)
                     if again is not None and again.card is not None:
                         return again
         elif self._mean_face is not None:

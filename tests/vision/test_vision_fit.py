@@ -164,14 +164,18 @@ def test_a_card_on_a_ragged_merged_outline_is_guessed_from_a_coarser_polygon(dar
 @pytest.mark.parametrize(("seed", "card"), [(105, "blue-5"), (157, "yellow-3")])
 def test_a_guess_lying_on_the_cards_shadow_is_snapped_past_it(dark_deck, seed, card, monkeypatch):
     # development scenes: the difference from the empty table took in the card's shadow, so the guess
-    # made from it lay outside the card, further than the paper's edge is looked for
+    # made from it lay outside the card, further than the paper's edge is looked for. (Since CLEAR_FITTED
+    # scene 157's yellow 3 is named first from its whole outline's fit, a clear reading: held back)
+    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
     scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     named = [m for m in rec.recognise(scene.image) if m.card == card]
     assert len(named) == 1 and not named[0].complete
     assert corner_error(named[0].corners, truth.corners) < 3
     monkeypatch.setattr(recognise, "snap_past_shadow", snap_to_edges)   # the paper's edge alone
-    # (from there a fit to blue-5's face that hardly moves the outline names it too, by its blurred reading)
+    # (from there a fit to blue-5's face that hardly moves the outline names it too, by its blurred reading;
+    # counted as a fit that moved it, its clear reading names it since CLEAR_FITTED)
     monkeypatch.setattr(recognise, "SMALL_FIT", -1.0)
+    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
     without_placement_by_sides(monkeypatch)
     assert card not in [m.card for m in rec.recognise(scene.image)]
 
@@ -288,8 +292,10 @@ def test_an_outline_a_fit_hardly_moved_is_named_at_a_whole_outlines_threshold(da
     # outline's 0.93 but over a whole one's 0.90, and blurred it reads the same card surer still. (Scene 333's
     # blue 9 showed it until faces were enrolled where the card is: its fit now reads a margin of 0.08
     # against the green 9 and it goes unnamed; not traced further). Scene 653's blue 2 is named from its whole
-    # outline since its ink's hue tells it from the green 2 (HUE_TELLS): held back here
+    # outline since its ink's hue tells it from the green 2 (HUE_TELLS), scene 393's yellow 11 from its whole
+    # outline's fit, read clear (CLEAR_FITTED): both held back here
     monkeypatch.setattr(recognise, "HUE_TELLS", False)
+    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
     scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     here = [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
     assert [(m.card, m.complete) for m in here] == [(card, False)]
@@ -448,7 +454,8 @@ def test_a_guess_in_one_ink_whose_fit_reads_it_at_a_guesss_thresholds_keeps_its_
     assert said_there() == [(card if kept else None, False)]
     if kept:
         monkeypatch.setattr(recognise, "CONFIRM_AT_GUESS", False)   # the fit must name it at its own thresholds
-        monkeypatch.setattr(recognise, "FIT_CLEAR", False)          # (or be clear of every rival by far)
+        monkeypatch.setattr(recognise, "FIT_CLEAR", False)          # (or be clear of every rival by far,
+        monkeypatch.setattr(recognise, "CLEAR_FITTED", False)       # or clear under the threshold)
         assert said_there() == [(None, False)]
     else:
         monkeypatch.setattr(rec._ink, "one_ink", lambda c: True)   # taken for a face in one ink, it is named
@@ -465,6 +472,9 @@ def test_a_guess_in_one_ink_read_under_the_threshold_but_clear_of_every_rival_is
     assert len(named) == 1 and corner_error(named[0].corners, truth.corners) < 3
     assert named[0].confidence < dark_deck.min_confidence
     monkeypatch.setattr(recognise, "CLEAR_ONE_INK", False)
+    # (a guess's fit that moved it is read clear too: since CLEAR_FITTED it names purple-1 as a clear reading
+    # where the guess is a face of one ink: held back with the rest)
+    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
     assert "purple-1" not in [m.card for m in rec.recognise(scene.image)]
 
 
@@ -503,3 +513,24 @@ def test_a_fitted_guess_at_a_whole_outlines_threshold_clear_of_every_rival_by_fa
         recognise.FITTED_EXTRA_CONFIDENCE and said[0].margin >= recognise.FIT_CLEAR_MARGIN
     monkeypatch.setattr(recognise, "FIT_CLEAR", False)
     assert [(m.card, m.complete) for m in said_there()] == [(None, False)]
+
+
+def test_a_guess_its_fit_names_keeps_the_name_though_the_fit_reads_a_little_less_sure(dark_deck, monkeypatch):
+    # development scene 2029, a glossy table: a yellow 9 under glare, guessed 0.6 px off, reads 0.855, 0.36
+    # clear of every rival, unnamed at a guess's threshold. Its fit hardly moves it and names it as a clear
+    # reading (CLEAR) at 0.852. Until the thirty-fifth session a fit was kept only if it read surer than the
+    # guess, and this name was thrown away. (Its fits that moved it read it clear too: held back)
+    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
+    scene, rec, truth = read_dark_scene(dark_deck, 2029, "yellow-9")
+    assert scene.kind == "glossy" and truth.fully_visible
+
+    def said_there():
+        return [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
+
+    said = said_there()
+    assert [(m.card, m.complete) for m in said] == [("yellow-9", False)]
+    assert corner_error(said[0].corners, truth.corners) < 2
+    guessed = rec.identify(scene.image, said[0].corners, recognise.Found.GUESSED)
+    assert guessed.card is None and guessed.best == "yellow-9"
+    monkeypatch.setattr(recognise, "CLEAR", False)
+    assert [m.card for m in said_there()] == [None]
