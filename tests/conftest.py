@@ -1,7 +1,9 @@
-"""Shared fixtures: a session on a real SQLite file, a running dashboard server."""
+"""Shared fixtures: a session on a real SQLite file, a running dashboard server, the decks
+enrolled from rendered photos."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -37,3 +39,20 @@ def browser():
         b.close()
 
 
+@pytest.fixture(scope="session")
+def rendered_decks(tmp_path_factory):
+    """``copy(deck)``: a fresh copy of ``deck``'s model folder, enrolled once for the whole run from
+    rendered close-up photos (:func:`hardware.sim_cards.rendered_model`, seed 900 000; many folders of
+    tests read cards with it, and enrolling a deck takes seconds).
+
+        >>> model_dir = rendered_decks("passe-eclair")    # doctest: +SKIP
+    """
+    from hardware.sim_cards import rendered_model
+
+    made = tmp_path_factory.mktemp("rendered-decks")
+
+    def copy(deck: str) -> Path:
+        pristine = rendered_model(made, deck=deck)   # made on first use, then found there
+        return Path(shutil.copytree(pristine, tmp_path_factory.mktemp(f"{deck}-model") / "model"))
+
+    return copy

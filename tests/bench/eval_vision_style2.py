@@ -18,6 +18,7 @@ False detections: reported outlines paired with no card (named or not).
 from __future__ import annotations
 
 import collections
+import functools
 import time
 
 from vision.background import TableBackground
@@ -44,27 +45,42 @@ def design_for(seed: int) -> str:
 
 
 def enrol_cards(deck: str, design: str, cards=None, refused: collections.Counter | None = None,
-                shares: list | None = None) -> CardModel:
+                shares: list | None = None, kept: bool = True) -> CardModel:
     """A model of ``cards`` (by default the whole deck) enrolled from style-2 close-up photos as
     an owner would: a refused photo is taken again, up to 5 times. ``refused`` counts the
-    refusals by reason, ``shares`` gets each enrolled photo's share of the frame."""
-    ids = deck_card_ids(deck)
+    refusals by reason, ``shares`` gets each enrolled photo's share of the frame. ``kept=False``
+    enrols afresh and keeps nothing (a test that changes how a photo is read)."""
     model = CardModel(deck)
-    for card in ids if cards is None else cards:
-        for attempt in range(5):
-            seed = ENROL_SEED + 1000 * attempt + ids.index(card) + 100 * DESIGNS.index(design)
-            photo = enrolment_photo(card, design, seed)
-            try:
-                descriptor, flat = describe_photo(photo.image, f"{card}.jpg")
-            except EnrolmentError as e:
-                if refused is not None:
-                    refused[e.en.split(":")[0].replace(f"{card}.jpg", "<photo>")] += 1
-                continue
+    enrol = _enrolment if kept else _enrolment.__wrapped__
+    for card in deck_card_ids(deck) if cards is None else cards:
+        reasons, enrolled = enrol(deck, design, card)
+        if refused is not None:
+            refused.update(reasons)
+        if enrolled is not None:
+            descriptor, flat, share = enrolled
             if shares is not None:
-                shares.append(photo.area_fraction)
-            model.set_card(card, descriptor, flat)
-            break
+                shares.append(share)
+            model.set_card(card, descriptor.copy(), flat.copy())
     return model
+
+
+@functools.cache
+def _enrolment(deck: str, design: str, card: str) -> tuple[tuple[str, ...], tuple | None]:
+    """``card``'s enrolment: the reasons its photos were refused, and (descriptor, face, share of the
+    frame) of the photo taken, or None after 5 refusals. Kept for the process: the photos are seeded and
+    so is GrabCut (vision.closeup), so it never changes, and the tests enrol the same faces many times."""
+    ids = deck_card_ids(deck)
+    reasons = []
+    for attempt in range(5):
+        seed = ENROL_SEED + 1000 * attempt + ids.index(card) + 100 * DESIGNS.index(design)
+        photo = enrolment_photo(card, design, seed)
+        try:
+            descriptor, flat = describe_photo(photo.image, f"{card}.jpg")
+        except EnrolmentError as e:
+            reasons.append(e.en.split(":")[0].replace(f"{card}.jpg", "<photo>"))
+            continue
+        return tuple(reasons), (descriptor, flat, photo.area_fraction)
+    return tuple(reasons), None
 
 
 def enrol_style2(log=print) -> tuple[dict, dict]:

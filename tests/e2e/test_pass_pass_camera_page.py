@@ -3,7 +3,6 @@ pipeline) updates the scorekeeper page in a real browser with no tap."""
 
 from __future__ import annotations
 
-import cv2
 import pytest
 
 from hardware.sim_cards import CameraPassPassTable, RoundFigures
@@ -17,16 +16,8 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    from vision.decks import deck_card_ids
-    from vision.enrol import enrol_directory
-    from vision.synth.scene import card_photo
-
-    base = tmp_path_factory.mktemp("pp-model")
-    for i, card in enumerate(deck_card_ids("pass-pass")):
-        cv2.imwrite(str(base / f"{card}.png"), card_photo(card, 900_000 + i))
-    enrol_directory("pass-pass", base, base / "model")
-    return base / "model"
+def model_dir(rendered_decks):
+    return rendered_decks("pass-pass")
 
 
 def test_a_trick_seen_by_the_camera_shows_on_the_page_with_no_tap(model_dir, tmp_path, page):

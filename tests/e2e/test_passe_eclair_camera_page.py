@@ -4,7 +4,6 @@ page places it for that seat."""
 
 from __future__ import annotations
 
-import cv2
 import pytest
 
 from table.log import EventLog
@@ -18,16 +17,8 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    from vision.decks import deck_card_ids
-    from vision.enrol import enrol_directory
-    from vision.synth.scene import card_photo
-
-    base = tmp_path_factory.mktemp("pe-model")
-    for i, card in enumerate(deck_card_ids("passe-eclair")):
-        cv2.imwrite(str(base / f"{card}.png"), card_photo(card, 900_000 + i))
-    enrol_directory("passe-eclair", base, base / "model")
-    return base / "model"
+def model_dir(rendered_decks):
+    return rendered_decks("passe-eclair")
 
 
 def test_two_hands_in_a_question_one_tap_places_the_card(model_dir, tmp_path, page):

@@ -10,20 +10,10 @@ from hardware.sim_cards import CameraPassPassTable, RoundFigures, parse_faults
 from table.log import EventLog
 from table.session import Session
 
-ENROL_SEED = 900_000
-
 
 @pytest.fixture(scope="module")
-def model_dir(tmp_path_factory):
-    from vision.decks import deck_card_ids
-    from vision.enrol import enrol_directory
-    from vision.synth.scene import card_photo
-
-    base = tmp_path_factory.mktemp("pass-pass-model")
-    for i, card in enumerate(deck_card_ids("pass-pass")):
-        cv2.imwrite(str(base / f"{card}.png"), card_photo(card, ENROL_SEED + i))
-    enrol_directory("pass-pass", base, base / "model")
-    return base / "model"
+def model_dir(rendered_decks):
+    return rendered_decks("pass-pass")
 
 
 def test_a_trick_played_before_the_camera_is_scored_from_its_frames(model_dir):

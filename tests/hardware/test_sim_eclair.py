@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from hardware.sim_eclair import CameraPasseEclairTable, RoundFigures, make_simulation, rendered_model
+from hardware.sim_eclair import CameraPasseEclairTable, RoundFigures, make_simulation
 from table import games
 from table.log import EventLog
 from table.observations import Observation
@@ -18,8 +18,8 @@ PILE_FACTS = {"card_seen", "card_unknown", "passe_eclair.place", "passe_eclair.s
 
 
 @pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    return rendered_model(tmp_path_factory.mktemp("eclair-enrolment"))
+def model(rendered_decks):
+    return rendered_decks("passe-eclair")
 
 
 def _play(table: CameraPasseEclairTable, steps: int) -> RoundFigures:

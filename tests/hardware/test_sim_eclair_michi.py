@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from hardware.sim_eclair import CameraPasseEclairTable, RoundFigures, rendered_model
+from hardware.sim_eclair import CameraPasseEclairTable, RoundFigures
 
 
 @pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    return rendered_model(tmp_path_factory.mktemp("eclair-michi-enrolment"))
+def model(rendered_decks):
+    return rendered_decks("passe-eclair")
 
 
 def _answers(session):

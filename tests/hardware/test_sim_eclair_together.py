@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from hardware.sim_eclair import CameraPasseEclairTable, RoundFigures, rendered_model
+from hardware.sim_eclair import CameraPasseEclairTable, RoundFigures
 
 PILE_FACTS = {"card_seen", "card_unknown", "passe_eclair.place", "passe_eclair.start_card"}
 
 
 @pytest.fixture(scope="module")
-def model(tmp_path_factory):
-    return rendered_model(tmp_path_factory.mktemp("eclair-together-enrolment"))
+def model(rendered_decks):
+    return rendered_decks("passe-eclair")
 
 
 def _pile(session):

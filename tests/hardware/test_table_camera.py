@@ -13,17 +13,17 @@ import numpy as np
 import pytest
 
 from hardware.camera import TableCamera
-from hardware.sim_cards import CameraPassPassTable, RoundFigures, rendered_model
+from hardware.sim_cards import CameraPassPassTable, RoundFigures
 from table.log import EventLog
 from table.session import Session
 from vision.sources import Frame, FrameSource, ImageFolderSource, SourceError
 
 
 @pytest.fixture(scope="module")
-def models(tmp_path_factory):
+def models(rendered_decks, tmp_path_factory):
     """The models folder of a table whose owner enrolled the Pass Pass deck."""
     base = tmp_path_factory.mktemp("camera-models")
-    shutil.copytree(rendered_model(base / "enrolment"), base / "models" / "pass-pass")
+    shutil.copytree(rendered_decks("pass-pass"), base / "models" / "pass-pass")
     return base / "models"
 
 
@@ -120,7 +120,7 @@ def test_the_enrolment_page_reads_the_camera_parts_latest_frame(session, tmp_pat
 
 
 @pytest.fixture(scope="module")
-def eclair_models(tmp_path_factory):
+def eclair_models(rendered_decks, tmp_path_factory):
     """Passe Éclair decks enrolled from rendered photos: whole, and without fabi-leon (an
     owner's ``--partial`` enrolment: that card can only be unknown)."""
     from vision.decks import deck_card_ids
@@ -129,11 +129,10 @@ def eclair_models(tmp_path_factory):
 
     base = tmp_path_factory.mktemp("pe-model")
     for i, card in enumerate(deck_card_ids("passe-eclair")):
-        cv2.imwrite(str(base / f"{card}.png"), card_photo(card, 900_000 + i))
-    enrol_directory("passe-eclair", base, base / "whole")
-    (base / "fabi-leon.png").unlink()
+        if card != "fabi-leon":   # the photos of rendered_decks, but one
+            cv2.imwrite(str(base / f"{card}.png"), card_photo(card, 900_000 + i))
     enrol_directory("passe-eclair", base, base / "partial", partial=True)
-    return base / "whole", base / "partial"
+    return rendered_decks("passe-eclair"), base / "partial"
 
 
 LAID = (("leon-marlon", 0), ("marlon-fabi", 1), ("fabi-leon", 2))

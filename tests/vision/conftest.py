@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from vision.decks import deck_card_ids
-from vision.enrol import enrol_directory
 from vision.markers import marker_pictures
 from vision.profile import TableProfile
 from vision.synth.scene import SceneStyle, _background, card_photo, random_camera
@@ -30,13 +29,9 @@ def photo_dirs(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def model_dirs(photo_dirs, tmp_path_factory):
-    base = tmp_path_factory.mktemp("models")
-    out = {}
-    for deck, photos in photo_dirs.items():
-        enrol_directory(deck, photos, base / deck)
-        out[deck] = base / deck
-    return out
+def model_dirs(rendered_decks):
+    """Both decks enrolled from the photos ``photo_dirs`` holds (made once for the run: tests/conftest.py)."""
+    return {deck: rendered_decks(deck) for deck in ("pass-pass", "passe-eclair")}
 
 
 @pytest.fixture(scope="session")
