@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.vision.style2 import corner_error, evaluation_scene
+from vision import askew
 from vision import background as bg_module
 from vision.detect import CardDetector
 
@@ -32,6 +33,9 @@ def test_a_blue_card_on_blue_felt_is_found_by_being_busier_than_the_cloth(monkey
     kind, error = _nearest(127, "blue-4")
     assert kind == "felt" and error < 8
     monkeypatch.setattr(bg_module, "BUSY", False)
+    # (the looser search for a card's sides, askew.LOOSE_SIDE_SUPPORT, is a second way to find it: held back)
+    monkeypatch.setattr(askew, "LOOSE_SIDE_SUPPORT", askew.MIN_SIDE_SUPPORT)
+    monkeypatch.setattr(askew, "LOOSE_ANGLE_TOLERANCE", askew.ANGLE_TOLERANCE)
     assert _nearest(127, "blue-4")[1] > 50
 
 
