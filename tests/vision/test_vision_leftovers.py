@@ -18,6 +18,21 @@ from vision.background import TableBackground
 from vision.detect import CardDetector
 
 
+def _nearest(seed: int, card: str, kind: str):
+    """``nearest()``: the corner error of the detected quad nearest ``card``'s truth in evaluation scene
+    ``seed`` (on a ``kind`` table, fully visible), and the quads; detected afresh at each call."""
+    scene, background = evaluation_scene(seed)
+    assert scene.kind == kind
+    truth = next(t for t in scene.cards if t.card == card)
+    assert truth.fully_visible
+
+    def nearest():
+        quads = CardDetector(background=background).detect(scene.image)
+        return min((corner_error(q.corners, truth.corners) for q in quads), default=np.inf), quads, truth
+
+    return nearest
+
+
 @pytest.mark.parametrize(("seed", "card"), [(257, "yellow-9"), (1055, "purple-12"), (1118, "michi")])
 def test_a_card_seen_only_in_pieces_is_guessed_from_its_four_sides(seed, card, monkeypatch):
     # the grain these cards hide now finds two of them whole and the third without its leftovers
@@ -26,16 +41,8 @@ def test_a_card_seen_only_in_pieces_is_guessed_from_its_four_sides(seed, card, m
     monkeypatch.setattr(bg_module, "HIDDEN", False)
     monkeypatch.setattr(askew, "LOOSE_SIDE_SUPPORT", askew.MIN_SIDE_SUPPORT)
     monkeypatch.setattr(askew, "LOOSE_ANGLE_TOLERANCE", askew.ANGLE_TOLERANCE)
-    scene, background = evaluation_scene(seed)
-    assert scene.kind == "photo"
-    truth = next(t for t in scene.cards if t.card == card)
-    assert truth.fully_visible
-
-    def nearest():
-        quads = CardDetector(background=background).detect(scene.image)
-        return min((corner_error(q.corners, truth.corners) for q in quads), default=np.inf), quads
-
-    error, quads = nearest()
+    nearest = _nearest(seed, card, "photo")
+    error, quads, truth = nearest()
     assert error < 8
     assert not next(q for q in quads if corner_error(q.corners, truth.corners) == error).complete  # a guess
     monkeypatch.setattr(detect, "LEFTOVERS", False)
@@ -58,17 +65,8 @@ def test_a_card_of_the_felts_own_hue_is_placed_by_sides_backed_more_loosely(seed
     # development scenes on blue felt: a full-bleed blue card (1611 alone, 239 lying over another) differs from
     # the cloth in a ragged piece, and along its sides against the cloth the edges turn with its stripes: under
     # 40 % of two sides lie within 8 degrees of the side's angle (askew.LOOSE_ANGLE_TOLERANCE, LOOSE_SIDE_SUPPORT)
-
-    scene, background = evaluation_scene(seed)
-    assert scene.kind == "felt"
-    truth = next(t for t in scene.cards if t.card == card)
-    assert truth.fully_visible
-
-    def nearest():
-        quads = CardDetector(background=background).detect(scene.image)
-        return min((corner_error(q.corners, truth.corners) for q in quads), default=np.inf)
-
-    assert nearest() < 4
+    nearest = _nearest(seed, card, "felt")
+    assert nearest()[0] < 4
     monkeypatch.setattr(askew, "LOOSE_SIDE_SUPPORT", askew.MIN_SIDE_SUPPORT)   # the strict pass alone
     monkeypatch.setattr(askew, "LOOSE_ANGLE_TOLERANCE", askew.ANGLE_TOLERANCE)
-    assert nearest() > 30
+    assert nearest()[0] > 30
