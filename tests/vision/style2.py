@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.bench.eval_vision_style2 import deck_for, design_for
+from vision import askew
 from vision.background import TableBackground
 from vision.synth2.render import calibration_shot, table_scene
 
@@ -27,3 +28,10 @@ def corner_error(found, truth) -> float:
     """Largest corner distance (px), over the ways the found corners can be numbered."""
     f, t = np.asarray(found, np.float32), np.asarray(truth, np.float32)
     return min(float(np.abs(np.roll(g, k, axis=0) - t).max()) for g in (f, f[::-1]) for k in range(4))
+
+
+def strict_sides_only(monkeypatch) -> None:
+    """Hold back askew's looser search for a card's sides (LOOSE_SIDE_SUPPORT): a test that says "without X
+    this card is not found" where the looser search is a second way to find it."""
+    monkeypatch.setattr(askew, "LOOSE_SIDE_SUPPORT", askew.MIN_SIDE_SUPPORT)
+    monkeypatch.setattr(askew, "LOOSE_ANGLE_TOLERANCE", askew.ANGLE_TOLERANCE)

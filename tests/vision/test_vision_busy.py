@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.style2 import corner_error, evaluation_scene
-from vision import askew
+from tests.vision.style2 import corner_error, evaluation_scene, strict_sides_only
 from vision import background as bg_module
 from vision.detect import CardDetector
 
@@ -34,8 +33,7 @@ def test_a_blue_card_on_blue_felt_is_found_by_being_busier_than_the_cloth(monkey
     assert kind == "felt" and error < 8
     monkeypatch.setattr(bg_module, "BUSY", False)
     # (the looser search for a card's sides, askew.LOOSE_SIDE_SUPPORT, is a second way to find it: held back)
-    monkeypatch.setattr(askew, "LOOSE_SIDE_SUPPORT", askew.MIN_SIDE_SUPPORT)
-    monkeypatch.setattr(askew, "LOOSE_ANGLE_TOLERANCE", askew.ANGLE_TOLERANCE)
+    strict_sides_only(monkeypatch)
     assert _nearest(127, "blue-4")[1] > 50
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.style2 import corner_error, evaluation_scene
-from vision import askew, detect
+from tests.vision.style2 import corner_error, evaluation_scene, strict_sides_only
 from vision import background as bg_module
+from vision import detect
 from vision.background import TableBackground
 from vision.detect import CardDetector
 
@@ -39,8 +39,7 @@ def test_a_card_seen_only_in_pieces_is_guessed_from_its_four_sides(seed, card, m
     # (test_vision_grain.py): held back, so that the pieces are all there is; and so is the looser search
     # for a card's sides (askew.LOOSE_SIDE_SUPPORT), which places 257's yellow 9 first, 8.8 px off
     monkeypatch.setattr(bg_module, "HIDDEN", False)
-    monkeypatch.setattr(askew, "LOOSE_SIDE_SUPPORT", askew.MIN_SIDE_SUPPORT)
-    monkeypatch.setattr(askew, "LOOSE_ANGLE_TOLERANCE", askew.ANGLE_TOLERANCE)
+    strict_sides_only(monkeypatch)
     nearest = _nearest(seed, card, "photo")
     error, quads, truth = nearest()
     assert error < 8
@@ -67,6 +66,5 @@ def test_a_card_of_the_felts_own_hue_is_placed_by_sides_backed_more_loosely(seed
     # 40 % of two sides lie within 8 degrees of the side's angle (askew.LOOSE_ANGLE_TOLERANCE, LOOSE_SIDE_SUPPORT)
     nearest = _nearest(seed, card, "felt")
     assert nearest()[0] < 4
-    monkeypatch.setattr(askew, "LOOSE_SIDE_SUPPORT", askew.MIN_SIDE_SUPPORT)   # the strict pass alone
-    monkeypatch.setattr(askew, "LOOSE_ANGLE_TOLERANCE", askew.ANGLE_TOLERANCE)
+    strict_sides_only(monkeypatch)   # the strict pass alone
     assert nearest()[0] > 30
