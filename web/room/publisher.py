@@ -156,7 +156,8 @@ class TablePublisher:
                     self._resync.clear()
                     dirty, last_alerts, last_health = True, None, 0.0
                     self._publish_discovery()
-                if version == seen and not dirty and self.clock() - last_health < HEALTH_EVERY_S:
+                # events queued while the last state was read are in it but were not counted: not idle yet
+                if version == seen and not dirty and not self._events and self.clock() - last_health < HEALTH_EVERY_S:
                     continue
                 pending = len(self._events)  # these were applied before the snapshot below
                 snap = self.session.snapshot()
