@@ -11,6 +11,7 @@ import numpy as np
 from tests.bench.eval_vision_style2 import deck_for, design_for
 from vision import askew
 from vision.background import TableBackground
+from vision.detect import CardDetector
 from vision.synth2.render import calibration_shot, table_scene
 
 
@@ -28,6 +29,26 @@ def corner_error(found, truth) -> float:
     """Largest corner distance (px), over the ways the found corners can be numbered."""
     f, t = np.asarray(found, np.float32), np.asarray(truth, np.float32)
     return min(float(np.abs(np.roll(g, k, axis=0) - t).max()) for g in (f, f[::-1]) for k in range(4))
+
+
+def detected_near(seed: int, card: str):
+    """Evaluation scene ``seed``, ``card``'s truth there (fully visible), and ``nearest(whole_only=False)``:
+    the detector run afresh on the scene (a test may patch between calls), giving the corner error (px) of the
+    quad nearest the truth and that quad (``whole_only``: of the whole outlines, not the guesses).
+
+        >>> scene, truth, nearest = detected_near(127, "blue-4")   # doctest: +SKIP
+        >>> error, quad = nearest()                                  # doctest: +SKIP
+    """
+    scene, background = evaluation_scene(seed)
+    truth = next(t for t in scene.cards if t.card == card)
+    assert truth.fully_visible
+
+    def nearest(whole_only: bool = False):
+        quads = [q for q in CardDetector(background=background).detect(scene.image) if q.complete or not whole_only]
+        return min(((corner_error(q.corners, truth.corners), q) for q in quads), key=lambda eq: eq[0],
+                   default=(np.inf, None))
+
+    return scene, truth, nearest
 
 
 def strict_sides_only(monkeypatch) -> None:

@@ -13,19 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.style2 import corner_error, evaluation_scene, strict_sides_only
+from tests.vision.style2 import detected_near, strict_sides_only
 from vision import background as bg_module
-from vision.detect import CardDetector
 
 
 def _nearest(seed: int, card: str, whole_only: bool = False):
-    """Scene ``seed``'s table kind and the corner error (px) of the detector's quad nearest ``card``
-    (``whole_only``: of its whole outlines, not its guesses)."""
-    scene, background = evaluation_scene(seed)
-    truth = next(t for t in scene.cards if t.card == card)
-    assert truth.fully_visible
-    quads = [q for q in CardDetector(background=background).detect(scene.image) if q.complete or not whole_only]
-    return scene.kind, min((corner_error(q.corners, truth.corners) for q in quads), default=np.inf)
+    """Scene ``seed``'s table kind and the corner error (px) of the detector's quad nearest ``card``."""
+    scene, _, nearest = detected_near(seed, card)
+    return scene.kind, nearest(whole_only)[0]
 
 
 def test_a_blue_card_on_blue_felt_is_found_by_being_busier_than_the_cloth(monkeypatch):

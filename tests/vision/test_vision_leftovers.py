@@ -11,26 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.style2 import corner_error, evaluation_scene, strict_sides_only
+from tests.vision.style2 import detected_near, strict_sides_only
 from vision import background as bg_module
 from vision import detect
 from vision.background import TableBackground
 from vision.detect import CardDetector
-
-
-def _nearest(seed: int, card: str, kind: str):
-    """``nearest()``: the corner error of the detected quad nearest ``card``'s truth in evaluation scene
-    ``seed`` (on a ``kind`` table, fully visible), and the quads; detected afresh at each call."""
-    scene, background = evaluation_scene(seed)
-    assert scene.kind == kind
-    truth = next(t for t in scene.cards if t.card == card)
-    assert truth.fully_visible
-
-    def nearest():
-        quads = CardDetector(background=background).detect(scene.image)
-        return min((corner_error(q.corners, truth.corners) for q in quads), default=np.inf), quads, truth
-
-    return nearest
 
 
 @pytest.mark.parametrize(("seed", "card"), [(257, "yellow-9"), (1055, "purple-12"), (1118, "michi")])
@@ -40,10 +25,11 @@ def test_a_card_seen_only_in_pieces_is_guessed_from_its_four_sides(seed, card, m
     # for a card's sides (askew.LOOSE_SIDE_SUPPORT), which places 257's yellow 9 first, 8.8 px off
     monkeypatch.setattr(bg_module, "HIDDEN", False)
     strict_sides_only(monkeypatch)
-    nearest = _nearest(seed, card, "photo")
-    error, quads, truth = nearest()
+    scene, _, nearest = detected_near(seed, card)
+    assert scene.kind == "photo"
+    error, quad = nearest()
     assert error < 8
-    assert not next(q for q in quads if corner_error(q.corners, truth.corners) == error).complete  # a guess
+    assert not quad.complete  # a guess
     monkeypatch.setattr(detect, "LEFTOVERS", False)
     assert nearest()[0] > 30
 
@@ -64,7 +50,8 @@ def test_a_card_of_the_felts_own_hue_is_placed_by_sides_backed_more_loosely(seed
     # development scenes on blue felt: a full-bleed blue card (1611 alone, 239 lying over another) differs from
     # the cloth in a ragged piece, and along its sides against the cloth the edges turn with its stripes: under
     # 40 % of two sides lie within 8 degrees of the side's angle (askew.LOOSE_ANGLE_TOLERANCE, LOOSE_SIDE_SUPPORT)
-    nearest = _nearest(seed, card, "felt")
+    scene, _, nearest = detected_near(seed, card)
+    assert scene.kind == "felt"
     assert nearest()[0] < 4
     strict_sides_only(monkeypatch)   # the strict pass alone
     assert nearest()[0] > 30

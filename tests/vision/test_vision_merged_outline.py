@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.style2 import corner_error, evaluation_scene
+from tests.vision.style2 import corner_error, detected_near, evaluation_scene
 from vision.partial import _square_chamfers, card_hypotheses
 
 
@@ -115,17 +115,9 @@ def test_two_cards_whose_union_has_four_corners_are_guessed_from(seed, card, mon
     cards' size, and the top card, fully visible, was not looked for at all; now a four-cornered
     outline that is not a card's size is guessed from like any merged one."""
     from vision import detect
-    from vision.detect import CardDetector
 
-    scene, background = evaluation_scene(seed)
-    truth = next(t for t in scene.cards if t.card == card)
-    assert truth.fully_visible
-
-    def nearest():
-        return min((corner_error(q.corners, truth.corners) for q in CardDetector(background=background).detect(
-            scene.image)), default=np.inf)
-
-    assert nearest() < 8
+    _, _, nearest = detected_near(seed, card)
+    assert nearest()[0] < 8
     monkeypatch.setattr(detect, "LONE_SIZED", False)   # a four-cornered outline is one card, whatever its size
     monkeypatch.setattr(detect, "LEFTOVERS", False)    # (dropped, its blob is looked at again as a leftover)
-    assert nearest() > 50
+    assert nearest()[0] > 50
