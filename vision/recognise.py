@@ -112,6 +112,14 @@ MISMATCH_CLEAR_GUESS_ONE_INK = True
 # -0.21 towards green 4 and 10 and went unnamed. Style-2 development seeds 100..1699: 4 cards more named
 # (photographed tables 3, white 1), none wrong (vision/README.md, thirty-third session)
 HUE_VETO_SAME_INK = False
+# A reading nearer a rival of the same one ink where the two faces differ is not let through by its colours
+# alone: its print is still checked whole (the worst patch, the inks). Two faces of one ink differ in colour only
+# where the ink lies (see HUE_VETO_SAME_INK), so the colours' word is weak there: a fully visible full-bleed
+# yellow 5 read yellow-3, nearer yellow 7 by 0.02, its worst patch 0.99 where 0.9 is allowed, was named (fresh
+# scene 3,053,391). Asked of every reading the colours let through, it took 8 partly hidden Passe Éclair cards'
+# right names in style-2 development seeds 100..1699 and fresh sets 5-7, and named no card more; asked of same-ink
+# rivals only, it changes nothing there (vision/README.md, thirty-eighth session)
+SAME_INK_STILL_CHECKED = True
 # A card running past the frame's edge is not named when the place its face differs from a close rival's
 # lies mostly (MAX_UNSEEN) outside the frame: rectified, the print there is the frame's edge drawn out,
 # no evidence either way. Style-2 fresh seeds: a marlon-leon cut by the frame's edge, its medallion outside,
@@ -456,8 +464,11 @@ class CardRecogniser:
         nearer = [r for r, fm in self._fine.margins(flat, card, rivals, seen).items() if fm < floor]
         if nearer:
             # nearer a rival where the two faces differ, unless its colour says otherwise (never enough
-            # for a narrow reading)
-            return narrow or not self._hues.favours(flat, card, nearer)
+            # for a narrow reading; for a rival of the same one ink, the print is still checked whole)
+            if narrow or not self._hues.favours(flat, card, nearer):
+                return True
+            if not (SAME_INK_STILL_CHECKED and any(self._ink.same_ink(card, r) for r in nearer)):
+                return False
         # a patch of the print not the named face's (a medallion look-alike, a card not enrolled);
         # its ink a rival's hue (a washed-out blue read as green by amount of colour); a faded orange
         # medallion read as a rival's green one (style 2: leon-fabi as leon-rocce)
