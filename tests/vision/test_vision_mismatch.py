@@ -72,7 +72,7 @@ def test_a_clear_reading_of_a_guessed_card_with_a_medallion_keeps_the_guess_limi
     assert len(wrong) == 1 and corner_error(wrong[0].corners, truth.corners) < 12   # px; the card is about 110 long
 
 
-def test_a_reading_its_colours_keep_from_a_nearer_look_alike_is_still_checked_whole(yellow_model, monkeypatch):
+def test_a_reading_nearer_a_same_ink_look_alike_is_still_checked_whole(yellow_model, monkeypatch):
     # evaluation scene 3,053,391 (fresh set 4; photographed table): a fully visible full-bleed yellow 5 read
     # yellow-3 at 0.90 on its whole outline. Where yellow 3 and yellow 7 differ it read nearer yellow 7 (fine
     # margin -0.02) and the colours took yellow 3's side; that ended the checks, so its worst patch, 0.99 of
