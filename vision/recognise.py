@@ -151,6 +151,10 @@ VEILED = True
 VEILED_CLEAR = True
 # a card whose tell lies under another card on top of it is not named (vision.tells)
 TELLS_HIDDEN = True
+# nor a card whose own print does not show where it differs from a look-alike (vision.tells.Tells.unseen):
+# a token over a medallion is found as nothing, and a grey token was read as a grey medallion (fresh scenes
+# 3,060,246 and 3,053,216; vision/README.md, thirty-ninth session)
+TELLS_UNSEEN = True
 # A whole outline (or a guess of a face printed in one ink) read from SOFT_FROM, under the threshold even
 # blurred, but clear of every rival by CLEAR_MARGIN (a round value over min_margin, not tuned), is named
 # when its fit to that face hardly moved it (SMALL_FIT: the outline lies on the face's print) and its
@@ -635,11 +639,11 @@ class CardRecogniser:
         if self._parts is not None:
             self._parts.end()
         out = _without_stray_guesses(out)
-        if TELLS_HIDDEN:
-            # a card whose tell (what tells it from its look-alikes) lies under a card on top of it is not
-            # named: that card's print lies where its own would be (vision.tells)
-            out = [replace(m, card=None) if m.card is not None and self._tells.hidden(frame, m, out) else m
-                   for m in out]
+        # a card whose tell (what tells it from its look-alikes) lies under a card on top of it, or does not
+        # show its own print, is not named: another card's print or a token lies where its own would be
+        out = [replace(m, card=None) if m.card is not None and (
+            (TELLS_HIDDEN and self._tells.hidden(frame, m, out)) or (TELLS_UNSEEN and self._tells.unseen(frame, m)))
+            else m for m in out]
         return out
 
     def _part(self, frame: np.ndarray, quads: list[CardQuad]) -> list[CardMatch]:

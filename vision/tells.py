@@ -5,9 +5,14 @@ A card partly under another is named from what shows. When the part that tells i
 look-alike is under the other card, what shows there is that card's print, and the reading
 may name the look-alike (a ``fabi-leon`` read as ``fabi-rocce``, another card over its
 medallion). Such a card is not named (:meth:`Tells.hidden`; ``recognise.TELLS_HIDDEN``).
+Nor is a card whose own print does not show where it differs from a look-alike, whatever
+lies there (:meth:`Tells.unseen`; ``recognise.TELLS_UNSEEN``): a token over a medallion is
+found as nothing, and a grey token was read as a grey medallion.
 
     >>> tells = Tells(model.faces)                     # doctest: +SKIP
     >>> tells.hidden(frame, matches[0], matches)       # its tell under a card on top  # doctest: +SKIP
+    True
+    >>> tells.unseen(frame, matches[0])                # its tell not its own print  # doctest: +SKIP
     True
 """
 
@@ -16,15 +21,25 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.features import RECT_SIZE, _rectified_corners, rectify
+from vision.features import RECT_SIZE, _rectified_corners, flatten_light, rectify
 from vision.ghosts import id_parts
 
 TELL_BLUR = 1.0        # px at 63×88: a print half a pixel off is the same print
-TELL_LEVEL = 40.0      # grey levels (largest channel) between two faces that count as a difference
+# a difference between two faces, each as a share of the light on its paper (vision.features.flatten_light):
+# close-up enrolment photos each have their own light, and compared in grey levels two faces differed over
+# much of the card (style 2: median 36-54 %, up to 93 %, where a medallion is about 4 %).
+# 0.2: the 40 grey levels of ~200 on a paper this used to count in, before the light was taken out
+TELL_LEVEL = 0.2
 COVERED_TELL = 0.3     # share of a card's tell under a card on top of it that leaves it unnamed
 EDGE_PX = 3            # px at 63×88: an outline's own uncertainty
 MIN_TOLD = 20          # px at 63×88 where two overlapping prints differ, to tell which lies on top
 ON_TOP_MARGIN = 0.1    # by this much more alike the image there (a correlation) is the print on top
+# the image where a card differs from a look-alike, shifted up to SEEN_SHIFT px to fit (an outline a pixel or two
+# off), at least this alike its own print there (a round value): the four wrong names known of a medallion under
+# something else read 0.16-0.30; style-2 development seeds 100..1699 lost 3 right names of 6,945 to it, one of a
+# fully visible card (vision/README.md, thirty-ninth session)
+TELL_SEEN = 0.3
+SEEN_SHIFT = 2
 
 
 class Tells:
@@ -36,6 +51,7 @@ class Tells:
         self.faces = {c: _flat(f) for c, f in faces.items()}
         self._inner = np.zeros(RECT_SIZE[::-1], bool)
         self._inner[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX] = True
+        self._told: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}   # unseen(): each tell's pixels, its face there
         families: dict[str, list[str]] = {}
         for card in self.faces:
             parts = id_parts(card)
@@ -45,9 +61,38 @@ class Tells:
         for members in families.values():
             for a in members:
                 for b in members:
-                    differs = np.abs(self.faces[a] - self.faces[b]).max(axis=2) > TELL_LEVEL
-                    if b != a and differs.any():
+                    if b == a:
+                        continue
+                    other = _turned_like(self.faces[b], self.faces[a])
+                    differs = np.abs(self.faces[a] - other).max(axis=2) > TELL_LEVEL
+                    if differs.any():
                         self.tells.setdefault(a, []).append(differs)
+
+    def unseen(self, frame: np.ndarray, match) -> bool:
+        """True if, where ``match``'s face differs from one of its look-alikes (MIN_TOLD px or more, inside
+        its outline's uncertainty), the image, however shifted by up to SEEN_SHIFT px, is less like its own
+        print than TELL_SEEN (a correlation): what tells it from that look-alike does not show."""
+        tells = self._told.get(match.card)
+        if tells is None:   # each tell's pixels (flat indices) and the named face's colours there, made once
+            ours = self.faces[match.card].reshape(-1, 3)
+            where = (np.flatnonzero(tell & self._inner) for tell in self.tells.get(match.card, []))
+            tells = self._told[match.card] = [(idx, ours[idx] - ours[idx].mean(axis=0)) for idx in where
+                                              if len(idx) >= MIN_TOLD]
+        if not tells:
+            return False
+        flat = _flat(rectify(frame, match.corners), blur=False)
+        pixels, shifted = flat.reshape(-1, 3), None
+        for idx, ours in tells:
+            if _likeness(pixels[idx], ours) >= TELL_SEEN:
+                continue   # as it lies (nearly every card read right): no shift needed
+            if shifted is None:
+                k, (h, w) = SEEN_SHIFT, flat.shape[:2]
+                wide = cv2.copyMakeBorder(flat, k, k, k, k, cv2.BORDER_REPLICATE)
+                shifted = np.stack([wide[dy:dy + h, dx:dx + w].reshape(-1, 3)
+                                    for dy in range(2 * k + 1) for dx in range(2 * k + 1)])
+            if float(_likenesses(shifted[:, idx], ours).max()) < TELL_SEEN:
+                return True
+        return False
 
     def hidden(self, frame: np.ndarray, match, others) -> bool:
         """True if COVERED_TELL of what tells ``match`` from one of its look-alikes lies under one of
@@ -86,15 +131,29 @@ class Tells:
 
 
 def _flat(face: np.ndarray, blur: bool = True) -> np.ndarray:
+    """A rectified card at RECT_SIZE as a share of the light on its paper (blurred by TELL_BLUR)."""
     f = face.astype(np.float32)
     if f.shape[:2] != RECT_SIZE[::-1]:
         f = cv2.resize(f, RECT_SIZE, interpolation=cv2.INTER_AREA)
+    f = flatten_light(f)
     return cv2.GaussianBlur(f, (0, 0), TELL_BLUR) if blur else f
 
 
+def _turned_like(face: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """``face`` or it turned by 180 degrees, whichever differs less from ``ref``: a face is enrolled the
+    way round its photo lay, and half of a family's faces were stored turned against the others."""
+    turned = face[::-1, ::-1]
+    return turned if float(np.abs(turned - ref).mean()) < float(np.abs(face - ref).mean()) else face
+
+
+def _likenesses(seen: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """:func:`_likeness` of each of several sets of colour pixels ``seen`` (k, n, 3) with ``face`` (n, 3)."""
+    a, b = seen - seen.mean(axis=1, keepdims=True), face - face.mean(axis=0)
+    den = np.sqrt((a * a).sum(axis=(1, 2)) * float((b * b).sum()))
+    return np.where(den > 0, (a * b).sum(axis=(1, 2)) / np.maximum(den, 1e-12), 0.0)
+
+
 def _likeness(seen: np.ndarray, face: np.ndarray) -> float:
-    """Correlation of two sets of colour pixels, each channel's mean taken out (the light's level and
-    tint; its strength cancels in the correlation)."""
-    a, b = seen - seen.mean(axis=0), face - face.mean(axis=0)
-    den = float(np.sqrt((a * a).sum() * (b * b).sum()))
-    return float((a * b).sum()) / den if den > 0 else 0.0
+    """Correlation of two sets of colour pixels (n, 3), each channel's mean taken out (the light's level
+    and tint; its strength cancels in the correlation)."""
+    return float(_likenesses(seen[None], face)[0])
