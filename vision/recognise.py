@@ -641,10 +641,14 @@ class CardRecogniser:
         out = _without_stray_guesses(out)
         # a card whose tell (what tells it from its look-alikes) lies under a card on top of it, or does not
         # show its own print, is not named: another card's print or a token lies where its own would be
-        out = [replace(m, card=None) if m.card is not None and (
-            (TELLS_HIDDEN and self._tells.hidden(frame, m, out)) or (TELLS_UNSEEN and self._tells.unseen(frame, m)))
-            else m for m in out]
-        return out
+        return [replace(m, card=None) if m.card is not None and self._tell_not_shown(frame, m, out) else m
+                for m in out]
+
+    def _tell_not_shown(self, frame: np.ndarray, m: CardMatch, out: list[CardMatch]) -> bool:
+        """Whether what tells ``m`` from its look-alikes lies under a card of ``out`` on top of it (TELLS_HIDDEN)
+        or does not show ``m``'s own print (TELLS_UNSEEN; vision.tells)."""
+        return bool((TELLS_HIDDEN and self._tells.hidden(frame, m, out))
+                    or (TELLS_UNSEEN and self._tells.unseen(frame, m)))
 
     def _part(self, frame: np.ndarray, quads: list[CardQuad]) -> list[CardMatch]:
         """The cards in one part of the frame (:func:`_split_into_parts`): the quads the detector found in one
