@@ -43,6 +43,12 @@ log = logging.getLogger(__name__)
 # once with 3). Passe Éclair's pile keeps the quick default: a card may be covered by the next one
 # within half a second, and a card never reported would be a placement lost.
 CARD_UNKNOWN_FRAMES = 15
+# The share of a live camera's frame interval given to reading cards (CardRecogniser.frame_budget): a table
+# of new cards is read over several frames, not in one of 0.2-0.6 s with the frames meanwhile unread (the
+# hands at the pile among them); the step under way is finished, so a frame overruns its share at times
+# (tests/bench/bench_vision.py: 10 ms a frame at 60 fps)
+FRAME_BUDGET_SHARE = 0.6
+DEFAULT_FPS = 30.0   # a camera that does not say its rate
 DOWN_TICK_S = 0.1   # while a live camera is down, its clock is looked at this often for the game's deadlines
 
 
@@ -147,6 +153,7 @@ class TableCamera:
         self._reader_game = -1
         self._next_try = 0.0             # monotonic time of the next try at a reader that failed
         self._clock: Callable[[], float] | None = None   # the last live camera's clock (its frames' times)
+        self._fps = DEFAULT_FPS   # the last camera's frames a second
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.timer = FrameTimer(session)   # the game's deadlines, on the frames' clock
@@ -192,6 +199,7 @@ class TableCamera:
                 continue
             self.figures["connected"] = True
             self._clock = None if getattr(source, "finite", False) else getattr(source, "clock", None)
+            self._fps = getattr(source, "fps", None) or DEFAULT_FPS
             try:
                 self._read(source)
             except (VisionError, OSError) as exc:
@@ -259,6 +267,11 @@ class TableCamera:
                 self.figures["calibrated"] = True
             model = self.models_dir / spec.deck.id if spec.deck is not None else None
             self._reader = factory(self.shot, self.profile, model=model, session=self.session)
+            recogniser = getattr(self._reader, "recogniser", None)
+            if self._clock is not None and hasattr(recogniser, "frame_budget"):
+                # a live camera: a table of new cards is read over its frames, not in one long frame
+                # with the frames meanwhile unread (a recording is read frame by frame, to its end)
+                recogniser.frame_budget = FRAME_BUDGET_SHARE / self._fps
             self._warning = None
         except CameraSetupError as exc:
             self._warn("{exc}", "{exc}", exc=exc)

@@ -30,6 +30,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.steps import Steps, run_to_the_end
+
 MARGIN_MM = 6                # view around the blob
 # a blob wider or longer than this many card lengths is not looked at (a hand, a row of cards, glare
 # joining several; and costly). Two cards end to end, one over the other, span up to about 2
@@ -49,6 +51,7 @@ KEEP_ANGLES = 4              # angles placed in full, of those tried
 # angles most edges run at, each tried: on a photographed table (gravel, brick) the table's own edges
 # can outnumber the card's sides
 SIDE_ANGLE_PEAKS = 5
+ANGLES_A_STEP = 16   # angles weighed in one step of the work (vision.steps: about 4 ms in all)
 
 
 def top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarray,
@@ -56,6 +59,12 @@ def top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarra
     """The four image corners (px) of the card whose four sides are all seen in the blob
     ``points_px`` (full-size px), or None. ``table_to_image``: table mm → image px; ``grow_mm``:
     how far past the blob the card may reach (pieces of a card that matches the table in places)."""
+    return run_to_the_end(finding_top_card(frame, points_px, table_to_image, card_mm, grow_mm))
+
+
+def finding_top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarray,
+                     card_mm: tuple[float, float], grow_mm: int = 0) -> Steps[np.ndarray | None]:
+    """:func:`top_card` in steps (:mod:`vision.steps`): it yields between the angles it weighs and places."""
     to_table = np.linalg.inv(table_to_image)
     mm = cv2.perspectiveTransform(np.asarray(points_px, np.float64).reshape(-1, 1, 2), to_table).reshape(-1, 2)
     x0, y0 = np.floor(mm.min(axis=0)) - MARGIN_MM - grow_mm
@@ -78,7 +87,7 @@ def top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarra
     peaks = _side_angles(direction, mag[ys, xs], SIDE_ANGLE_PEAKS)
     angles = sorted({(p + d) % 90.0 for p in peaks for d in ANGLE_STEPS})   # the peaks are a few degrees off
     for tolerance, support in ((ANGLE_TOLERANCE, MIN_SIDE_SUPPORT), (LOOSE_ANGLE_TOLERANCE, LOOSE_SIDE_SUPPORT)):
-        best = _best_placement(xs, ys, direction, angles, card_mm, blob, tolerance, support)
+        best = yield from _best_placement(xs, ys, direction, angles, card_mm, blob, tolerance, support)
         if best is not None:
             break
     else:
@@ -87,11 +96,19 @@ def top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarra
     return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), table_to_image).reshape(4, 2).astype(np.float32)
 
 
-def _best_placement(xs, ys, direction, angles, card_mm, blob, tolerance, support) -> tuple[float, np.ndarray] | None:
+def _best_placement(xs, ys, direction, angles, card_mm, blob, tolerance,
+                    support) -> Steps[tuple[float, np.ndarray] | None]:
     """The best-backed card over the ``angles`` where parallel edges a card's width and height apart
-    are strongest (those placed in full: cheap first), or None."""
+    are strongest (those placed in full: cheap first), or None. Yields every ANGLES_A_STEP angles weighed
+    and before each placed."""
+    strength = []
+    for k, a in enumerate(angles):
+        if k % ANGLES_A_STEP == 0:
+            yield
+        strength.append(-_pair_strength(xs, ys, direction, a, card_mm, tolerance))
     best = None
-    for angle in sorted(angles, key=lambda a: -_pair_strength(xs, ys, direction, a, card_mm, tolerance))[:KEEP_ANGLES]:
+    for angle in [angles[k] for k in np.argsort(strength, kind="stable")[:KEEP_ANGLES]]:
+        yield
         placed = _placement(xs, ys, direction, angle, card_mm, blob, tolerance, support)
         if placed is not None and (best is None or placed[0] > best[0]):
             best = placed

@@ -33,9 +33,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.askew import top_card
+from vision.askew import finding_top_card
 from vision.decks import CARD_SIZE_MM
 from vision.outline import edge_mask, fill_holes
+from vision.steps import Steps, run_to_the_end
 
 DIFF_SIGMAS = 3.0        # colour change, in local texture deviations, that is foreground
 NOISE_FLOOR = 4.0        # grey levels of deviation assumed even on a perfectly plain table
@@ -331,9 +332,13 @@ class TableBackground:
         """The card laid askew on top of the pile that the blob ``points_px`` (full-size px)
         is (:mod:`vision.askew`), or None (no calibration, or no card with four sides seen);
         with ``grow_mm``, a card reaching that far past the blob."""
+        return run_to_the_end(self.finding_top_card(frame, points_px, grow_mm))
+
+    def finding_top_card(self, frame: np.ndarray, points_px: np.ndarray, grow_mm: int = 0) -> Steps[np.ndarray | None]:
+        """:meth:`top_card` in steps (:mod:`vision.steps`)."""
         if self.table_to_image is None or len(points_px) < 5:
             return None
-        return top_card(frame, points_px, self.table_to_image, self.card_mm, grow_mm)
+        return (yield from finding_top_card(frame, points_px, self.table_to_image, self.card_mm, grow_mm))
 
 
 class TableGrain:

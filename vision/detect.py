@@ -25,6 +25,7 @@ from vision.background import TableBackground
 from vision.features import NEXT, order_clockwise
 from vision.outline import edge_loops, edge_mask, grow_to_outer_edge, snap_outermost
 from vision.sides import crossing, darkest, fitted_corners, peak, profiles, side_normals
+from vision.steps import Steps, run_to_the_end
 
 
 @dataclass
@@ -100,6 +101,12 @@ class CardDetector:
         return mask
 
     def detect(self, frame: np.ndarray) -> list[CardQuad]:
+        """The card quads of ``frame``: lone cards' outlines (``complete``) and guesses from merged ones."""
+        return run_to_the_end(self.detecting(frame))
+
+    def detecting(self, frame: np.ndarray) -> Steps[list[CardQuad]]:
+        """:meth:`detect` in steps (:mod:`vision.steps`), for a reading spread over a live camera's frames
+        (vision.repeat.SpreadReading): it yields between its stages and before each merged outline's guesses."""
         s = self.settings
         k = s.scale
         size = (frame.shape[1] // k, frame.shape[0] // k)
@@ -109,30 +116,33 @@ class CardDetector:
             edges = edge_mask(small)   # made once: the difference uses it too
             mask = self.background.foreground(small, edges)
             self.last_mask = mask
+            yield
             contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            found = self._from_contours(frame, contours, mask.size, snap_past_shadow)
+            found = yield from self._from_contours(frame, contours, mask.size, snap_past_shadow)
+            yield
             # a card lying over another merges with it in the mask; its own edges still close
             edges = cv2.bitwise_and(edges, cv2.dilate(mask, _VALLEY_KERNEL))
             loops = edge_loops(edges, s.min_area_frac * mask.size)
             whole = [q.corners for q in found if q.complete]
-            for q in self._from_contours(frame, loops, mask.size, snap_past_shadow, guesses=False,
-                                         min_fit=s.min_loop_fit):
+            for q in (yield from self._from_contours(frame, loops, mask.size, snap_past_shadow, guesses=False,
+                                                     min_fit=s.min_loop_fit)):
                 if all(quad_overlap(q.corners, c) < 0.5 for c in whole):
                     found.append(q)
                     whole.append(q.corners)
             found = [q for q in found if self.background.card_sized(q.corners)]
             if LEFTOVERS:
-                found += self._in_leftovers(frame, mask, found)
+                found += yield from self._in_leftovers(frame, mask, found)
             return _drop_nested(found)
         mask = self.paper_mask(small)
         self.last_mask = mask
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        found = self._from_contours(frame, contours, mask.size, snap_to_edges)
+        found = yield from self._from_contours(frame, contours, mask.size, snap_to_edges)
         if s.outline:
+            yield
             # cards that are not paler than the table: closed loops of colour edges
             loops = edge_loops(edge_mask(small), s.min_area_frac * mask.size)
             whole = [q.corners for q in found if q.complete]
-            for q in self._from_contours(frame, loops, mask.size, snap_outermost, guesses=False):
+            for q in (yield from self._from_contours(frame, loops, mask.size, snap_outermost, guesses=False)):
                 if all(quad_overlap(q.corners, c) < 0.5 for c in whole):
                     found.append(q)
                     whole.append(q.corners)
@@ -142,10 +152,10 @@ class CardDetector:
         return _drop_nested(found)
 
     def _from_contours(self, frame, contours, area_img, snap, guesses: bool = True,
-                       min_fit: float | None = None) -> list[CardQuad]:
+                       min_fit: float | None = None) -> Steps[list[CardQuad]]:
         """Card quads from outlines in shrunk-frame px: lone cards (``min_fit`` of the outline on
         the quad's sides, the settings' ``min_outline_fit`` if not given), else (``guesses``) the
-        card hypotheses of merged outlines."""
+        card hypotheses of merged outlines. Steps of :meth:`detecting`."""
         s = self.settings
         k = s.scale
         found: list[CardQuad] = []
@@ -166,6 +176,8 @@ class CardDetector:
                                                or self.background.card_sized(corners)):
                     found.append(CardQuad(order_clockwise(corners), outline=pts))
                     continue
+            if guesses:
+                yield
             if guesses and self.background is not None:
                 over = self.background.card_over(pts * k + (k - 1) / 2)
                 if over is not None:
@@ -174,10 +186,10 @@ class CardDetector:
                         found.append(CardQuad(corners, outline=pts))
                         continue
             if guesses:
-                found += self.guesses(pts, frame)
+                found += yield from self.guessing(pts, frame)
         return found
 
-    def _in_leftovers(self, frame: np.ndarray, mask: np.ndarray, found: list[CardQuad]) -> list[CardQuad]:
+    def _in_leftovers(self, frame: np.ndarray, mask: np.ndarray, found: list[CardQuad]) -> Steps[list[CardQuad]]:
         """Guesses (:func:`vision.askew.top_card`) at the pieces of the foreground ``mask`` that no quad
         ``found`` covers, pieces near one another taken together (LEFTOVER_JOIN); see LEFTOVERS."""
         if self.background.table_to_image is None:   # a card's size unknown
@@ -199,7 +211,7 @@ class CardDetector:
             if len(xs) < least:
                 continue
             hull = cv2.convexHull(np.stack([xs + x, ys + y], axis=1).astype(np.float32)).reshape(-1, 2)
-            top = self.background.top_card(frame, hull * k + (k - 1) / 2, grow_mm=LEFTOVER_REACH_MM)
+            top = yield from self.background.finding_top_card(frame, hull * k + (k - 1) / 2, grow_mm=LEFTOVER_REACH_MM)
             if top is not None:
                 corners = order_clockwise(top)
                 if _plausible(corners, self.settings) and self.background.card_sized(corners):
@@ -210,12 +222,16 @@ class CardDetector:
         """Card outlines guessed from a merged ``outline`` of the last frame's paper mask
         (two cards overlapping; or a near-square union first taken for one card); with the
         ``frame`` and the empty table known, also the card askew on top of a pile."""
+        return run_to_the_end(self.guessing(outline, frame))
+
+    def guessing(self, outline: np.ndarray, frame: np.ndarray | None = None) -> Steps[list[CardQuad]]:
+        """:meth:`guesses` in steps (:mod:`vision.steps`)."""
         from vision.partial import card_hypotheses  # only for the rarer merged shapes
 
         k = self.settings.scale
         out = []
         if frame is not None and self.background is not None:
-            top = self.background.top_card(frame, outline * k + (k - 1) / 2)
+            top = yield from self.background.finding_top_card(frame, outline * k + (k - 1) / 2)
             if top is not None and _plausible(order_clockwise(top), self.settings):
                 out.append(CardQuad(order_clockwise(top), complete=False, outline=outline))
         for corners in card_hypotheses(outline, self.last_mask):

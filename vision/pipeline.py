@@ -112,8 +112,9 @@ class TableWatcher:
     def _cards(self, frame) -> list[Observation]:
         # blank outlines too (a hand, glare): they hold a card they cover, as they always have
         matches = self.recogniser.recognise(frame.image, blank=True)
-        if self.recogniser.in_motion:
-            # a hand or a card moving: read once it settles; meanwhile no card came or went
+        if self.recogniser.no_news:
+            # a hand or a card moving (read once it settles), or a reading spread over frames under way:
+            # meanwhile no card came or went
             return []
         current = {}
         # a pile card hidden under others since (another card laid on it) is not what shows at

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import time
 from dataclasses import dataclass, replace
 
 import cv2
@@ -42,7 +43,8 @@ from vision.ghosts import pieced_faces, unguarded
 from vision.ink import DifferenceHue, InkCheck
 from vision.model import CardModel
 from vision.refine import fit_to_face
-from vision.repeat import LastFrame, StillFrame, StillParts
+from vision.repeat import LastFrame, SpreadReading, StillFrame, StillParts
+from vision.steps import Steps, run_to_the_end
 from vision.tells import Tells
 from vision.verify import FineCheck, difference_focus, fine
 
@@ -239,7 +241,7 @@ class CardRecogniser:
     """
 
     def __init__(self, model: CardModel, detector: CardDetector | None = None, *, same_frames: bool = False,
-                 still_frames: bool = False, in_play_only: bool = False):
+                 still_frames: bool = False, in_play_only: bool = False, frame_budget: float | None = None):
         self.model = model
         self.detector = detector or CardDetector()
         # a frame identical to the last one (simulated tables), or with ``still_frames`` one that differs
@@ -248,6 +250,9 @@ class CardRecogniser:
         self._last = StillFrame() if still_frames else LastFrame() if same_frames else None
         # and then, part by part: the cards of the parts of the frame that did not change (vision.repeat)
         self._parts = StillParts() if still_frames else None
+        self._spread: SpreadReading | None = None
+        self.frame_budget = frame_budget
+        self._reading_on = False   # the last frame was answered as the table last read, its reading under way
         all_faces = len(model.faces) == len(model.cards)   # every enrolled card kept its rectified face
         # the faces of a dark-bordered deck enrolled inside their border (a close-up on a dark table)
         # given the deck's border back (vision.border), so that every face is read the same way
@@ -321,6 +326,32 @@ class CardRecogniser:
         """The last frame showed the table in motion and was answered as the table last read
         (``still_frames``): a stability filter takes it as no news either way."""
         return getattr(self._last, "moving", False)
+
+    @property
+    def frame_budget(self) -> float | None:
+        """Seconds of reading a frame (with ``still_frames``; None: every frame read to its end). A table with
+        new cards is then read over several frames, that much of it a frame, on the frame its reading began
+        in while the table stays still (vision.repeat.SpreadReading); the frames meanwhile are answered as the
+        table last read (:attr:`no_news`). A live camera's frames are not left unread for a whole reading."""
+        return self._spread.budget if self._spread is not None else None
+
+    @frame_budget.setter
+    def frame_budget(self, seconds: float | None) -> None:
+        if seconds and not isinstance(self._last, StillFrame):
+            raise ValueError("a reading is spread over the frames of a still table: still_frames=True is needed")
+        self._spread = SpreadReading(self._reading, seconds) if seconds else None
+
+    @property
+    def no_news(self) -> bool:
+        """The last frame was answered as the table last read, either in motion (:attr:`in_motion`) or
+        while a reading spread over frames goes on (``frame_budget``): a stability filter takes it as no
+        news either way."""
+        return self.in_motion or self._reading_on
+
+    @property
+    def spread_frames(self) -> int:
+        """Frames answered before their reading finished (``frame_budget``), for benchmarks."""
+        return getattr(self._spread, "waited", 0)
 
     @property
     def reused_parts(self) -> int:
@@ -497,10 +528,11 @@ class CardRecogniser:
         return self.identify(frame, fitted, Found.HARDLY_MOVED if moved <= SMALL_FIT else Found.FITTED, seen_whole,
                              clear_fit)
 
-    def _read_guess(self, frame: np.ndarray, corners: np.ndarray) -> CardMatch:
+    def _read_guess(self, frame: np.ndarray, corners: np.ndarray) -> Steps[CardMatch]:
         """A guessed outline snapped to the edges it has (the paper's, else past a shadow) and read; if named,
         confirmed by a fit to that face (:meth:`_confirmed`); if unnamed, fitted to the faces it most resembles
-        in turn (or, if it reads like no face, to the deck's mean face) and read again."""
+        in turn (or, if it reads like no face, to the deck's mean face) and read again. Steps of
+        :meth:`_reading`: yields before each fit."""
         m = self.identify(frame, snap_to_edges(frame, corners), Found.GUESSED)
         if m.card is None and self.detector.background is not None:
             # the difference from the empty table takes in the card's shadow: a guess made from it can lie
@@ -512,8 +544,10 @@ class CardRecogniser:
             if past.card is not None or past.confidence > max(m.confidence, GUESS_FIT_MIN_CONFIDENCE):
                 m = past
         if m.card is not None:
+            yield
             return self._confirmed(frame, m)
         if m.best in self._faces and m.confidence >= GUESS_FIT_MIN_CONFIDENCE:
+            yield
             again = self._fitted(frame, m, self._faces[m.best])
             # a fit that names is kept though it reads a hair less sure than the guess (a clear reading
             # named where the fit held: 0.852 against 0.855, development scene 2029)
@@ -531,12 +565,14 @@ class CardRecogniser:
                     # never named as a clear reading: fitted to a face it read less like than another
                     # (fresh scene 3,054,099: a guess read as green-2, fitted to green-6, named it at 0.88;
                     # it was a green 7)
+                    yield
                     again = self._fitted(frame, m, self._faces[card], clear_fit=False)
                     if again is not None and again.card is not None:
                         return again
         elif self._mean_face is not None:
             # a guess 3-12 px off read 0.16-0.5 (dark-bordered cards in merged outlines): too unlike
             # any face to fit to one, it is fitted to the deck's mean face, which names no card
+            yield
             again = self._fitted(frame, m, self._mean_face)
             if again is not None and again.card is not None:
                 m = again
@@ -613,26 +649,46 @@ class CardRecogniser:
         reads like no face, to the deck's mean face).
         With ``blank``, also the outlines with nothing printed inside (``blank=True``: glare,
         a phone, a hand): not cards, but they cover what lay there. An unnamed outline showing
-        the empty table's own pattern (``TableBackground.shows_table``) is never reported."""
+        the empty table's own pattern (``TableBackground.shows_table``) is never reported.
+        With ``frame_budget``, a frame whose reading goes on past it is answered as the table last
+        read (:attr:`no_news`)."""
+        start = time.perf_counter()
+        self._reading_on = False
         if self._last is None:
             out = self._recognise(frame)
         else:
             out = self._last.get(frame)
-            if out is None:
+            if out is None and self._spread is None:
                 out = self._recognise(frame)
                 self._last.keep(frame, out)
+            elif out is None:
+                out = self._spread.advance(frame, start)
+                if out is not None:
+                    self._last.keep(self._spread.frame, out)   # what was read belongs to the frame it began in
+                else:
+                    out, self._reading_on = self._last.result or [], True
             out = [replace(m, corners=m.corners.copy()) for m in out]   # copies: a caller may change them
         return out if blank else [m for m in out if not m.blank]
 
     def _recognise(self, frame: np.ndarray) -> list[CardMatch]:
+        """The matches of ``frame``, read whole now."""
+        return run_to_the_end(self._reading(frame))
+
+    def _reading(self, frame: np.ndarray) -> Steps[list[CardMatch]]:
+        """The work of reading ``frame``, in steps: it yields between the detection's stages, before each
+        outline read or fitted and before each named card's tells are looked at, and returns the matches.
+        Run to its end at once, or a step at a time over the frames of a table at rest (``frame_budget``;
+        vision.repeat.SpreadReading): the same matches."""
         out: list[CardMatch] = []
         if self._parts is not None:
             self._parts.begin(frame)
-        for box, quads in _split_into_parts(self.detector.detect(frame), self.detector.settings.scale):
+        quads = yield from self.detector.detecting(frame)
+        parts = _split_into_parts(quads, self.detector.settings.scale)
+        for box, quads in parts:
             # kept as they are: with still_frames, recognise() hands out copies only
             found = self._parts.get(box) if self._parts is not None else None
             if found is None:
-                found = self._part(frame, quads)
+                found = yield from self._part(frame, quads)
                 if self._parts is not None:
                     self._parts.keep(box, found)
             out += found
@@ -641,8 +697,14 @@ class CardRecogniser:
         out = _without_stray_guesses(out)
         # a card whose tell (what tells it from its look-alikes) lies under a card on top of it, or does not
         # show its own print, is not named: another card's print or a token lies where its own would be
-        return [replace(m, card=None) if m.card is not None and self._tell_not_shown(frame, m, out) else m
-                for m in out]
+        told = []
+        for m in out:
+            if m.card is not None:
+                yield
+                if self._tell_not_shown(frame, m, out):
+                    m = replace(m, card=None)
+            told.append(m)
+        return told
 
     def _tell_not_shown(self, frame: np.ndarray, m: CardMatch, out: list[CardMatch]) -> bool:
         """Whether what tells ``m`` from its look-alikes lies under a card of ``out`` on top of it (TELLS_HIDDEN)
@@ -650,14 +712,16 @@ class CardRecogniser:
         return bool((TELLS_HIDDEN and self._tells.hidden(frame, m, out))
                     or (TELLS_UNSEEN and self._tells.unseen(frame, m)))
 
-    def _part(self, frame: np.ndarray, quads: list[CardQuad]) -> list[CardMatch]:
+    def _part(self, frame: np.ndarray, quads: list[CardQuad]) -> Steps[list[CardMatch]]:
         """The cards in one part of the frame (:func:`_split_into_parts`): the quads the detector found in one
-        outline (a lone card's, or the guesses from a merged shape) and in outlines meeting it."""
+        outline (a lone card's, or the guesses from a merged shape) and in outlines meeting it. Steps of
+        :meth:`_reading`: yields before each outline read or fitted."""
         out, doubtful, guesses = [], [], []
         for q in quads:
             if not q.complete:
                 guesses.append(q.corners)
                 continue
+            yield
             m = self.identify(frame, q.corners)
             sure = self.model.min_confidence   # an outline reading this much and named nothing is one card
             if self._read_inside and _dark_rim(frame, q.corners):
@@ -678,30 +742,34 @@ class CardRecogniser:
                 # face. Moved towards that face, it must read surer (FITTED_EXTRA_CONFIDENCE;
                 # a second fit to the closest rival's face, which had to read as the same name, still let
                 # 4 more wrong names through in 2,000 scenes: 9 instead of 5, for 47 more names)
+                yield
                 again = self._fitted(frame, m, self._faces[m.best], seen_whole=True)
                 if again is not None and (again.card is not None, again.confidence) > (False, m.confidence):
                     m = replace(again, complete=True)
                     sure = self.model.min_confidence + FITTED_EXTRA_CONFIDENCE   # a fitted outline's own threshold
             if m.card is None and m.confidence < sure and q.outline is not None:
                 # perhaps two nearly stacked cards whose union looked like one: try guesses
-                more = [g.corners for g in self.detector.guesses(q.outline, frame)]
+                more = [g.corners for g in (yield from self.detector.guessing(q.outline, frame))]
                 if more:
                     guesses += more
                     doubtful.append(m)
                     continue
-            m = self._whole_length(frame, m)
+            m = yield from self._whole_length(frame, m)
             m.blank = m.card is None and self._blank(frame, m.corners)
             out.append(m)
         if guesses and self.model.cards:
             # cheap ranking first: the best score of each guess, then one per place. A place whose
             # guesses so far named nothing is tried with the next guess, and the first that names wins
+            yield
             ranked = sorted(guesses, key=lambda c: self._quick_score(frame, c), reverse=True)
             unnamed: list[CardMatch] = []
             for corners in ranked:
                 here = [k for k in out if quad_overlap(corners, k.corners) >= SAME_CARD_OVERLAP]
                 if here and not all(any(k is u for u in unnamed) for k in here):
                     continue
-                m = self._whole_length(frame, self._read_guess(frame, corners))
+                yield
+                m = yield from self._read_guess(frame, corners)
+                m = yield from self._whole_length(frame, m)
                 m.blank = m.card is None and self._blank(frame, m.corners)
                 # where nothing is named, a blank reading wins: something covering the place, not a card
                 if here and m.card is None and not (m.blank and not any(h.blank for h in here)):
@@ -722,17 +790,17 @@ class CardRecogniser:
             out = [m for m in out if m.card is not None or not background.shows_table(frame, m.corners)]
         return out
 
-    def _whole_length(self, frame: np.ndarray, m: CardMatch) -> CardMatch:
+    def _whole_length(self, frame: np.ndarray, m: CardMatch) -> Steps[CardMatch]:
         """``m``, unless its outline is a card cut short at one end (the table known: the end lost in
         the cloth or a shadow, or a fit to a look-alike's print): then the first reading of the outline
         drawn out to a card's length, at one end or the other, that names a card of a card's length;
         else ``m`` unnamed. Cut short, a full-bleed purple 8 showed the print of the 6 and was named
-        so (style-2 fresh seeds 3,014,500..3,016,499: 3 of the 5 wrong names)."""
+        so (style-2 fresh seeds 3,014,500..3,016,499: 3 of the 5 wrong names). Steps of :meth:`_reading`."""
         background = self.detector.background
         if background is None or not background.cut_short(m.corners):
             return m
         for corners in background.drawn_out(m.corners):
-            again = self._read_guess(frame, corners)
+            again = yield from self._read_guess(frame, corners)
             if again.card is not None and not background.cut_short(again.corners):
                 return replace(again, complete=m.complete)
         return replace(m, card=None)

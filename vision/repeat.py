@@ -19,11 +19,15 @@ on a real camera it would cost a sampled comparison and a frame copy for nothing
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import cv2
 import numpy as np
+
+from vision.steps import Steps
 
 SAMPLE = (29, 31)   # rows, columns between the pixels compared first (a different frame differs there)
 
@@ -120,7 +124,12 @@ class StillFrame:
         self._before = self._small   # the next frame's frame before
 
     def _moved(self, small: np.ndarray, other: np.ndarray) -> bool:
-        return small.shape != other.shape or int(np.abs(small - other).max()) > self.level
+        return _moved(small, other, self.level)
+
+    @property
+    def result(self) -> Any:
+        """What was made of the frame last worked on (None before the first)."""
+        return self._result
 
 
 # StillParts: the same, part by part. A card laid on a table of nine changes one part of the frame;
@@ -163,8 +172,11 @@ class StillParts:
         self.reused = 0   # parts given again (for benchmarks and tests)
 
     def begin(self, frame: np.ndarray) -> None:
-        """Start a frame: the parts it does not ask for (``get`` or ``keep``) are forgotten at ``end``."""
+        """Start a frame: the parts it does not ask for (``get`` or ``keep``) are forgotten at ``end``.
+        A frame left before its end (a reading spread over frames begun again: SpreadReading) keeps
+        what it was given and made for the next."""
         self._small = _shrink(frame)
+        self._kept = self._next + self._kept
         self._next, self._refreshed = [], False
 
     def get(self, box: tuple[int, int, int, int]) -> Any:
@@ -173,7 +185,7 @@ class StillParts:
             if max(abs(a - b) for a, b in zip(part.box, box)) > PART_SHIFT:
                 continue
             now = self._small[part.window]
-            if now.shape != part.small.shape or int(np.abs(now - part.small).max()) > self.level:
+            if _moved(now, part.small, self.level):
                 return None
             if part.age + 1 >= self.refresh and not self._refreshed:
                 self._refreshed = True   # worked on again, the others wait their turn
@@ -195,6 +207,64 @@ class StillParts:
 
     def end(self) -> None:
         self._kept, self._next = self._next, []
+
+
+# SpreadReading: a reading spread over the frames of a table at rest. Reading a table on which every card
+# is new takes 200-600 ms at 10 cards; a live camera's frames go unread meanwhile (a hand reaching the
+# pile among them). Done a step at a time, a frame's share of it at most, on the frame it began in
+SPREAD_PATIENCE = 3   # readings begun again in a row (the table never still): the next is read whole
+
+
+class SpreadReading:
+    """A reading in steps (:mod:`vision.steps`, like ``CardRecogniser._reading``) worked on over several
+    frames, ``budget`` seconds of it a frame (the step under way is finished first, at least one step a
+    frame), on a copy of the frame it began in, while the frames after it show the same still table (every
+    part of it, averaged over STILL_SCALE² pixels, within ``level`` grey levels). A frame that does not
+    begins it again on itself; after SPREAD_PATIENCE such new beginnings in a row, one is read to its end
+    at once.
+
+        >>> def reading(frame):
+        ...     yield
+        ...     yield
+        ...     return int(frame.mean())
+        >>> spread = SpreadReading(reading, budget=0.0)
+        >>> table = np.full((72, 128, 3), 90, np.uint8)
+        >>> spread.advance(table), spread.advance(table), spread.advance(table), spread.waited
+        (None, None, 90, 2)
+    """
+
+    def __init__(self, read: Callable[[np.ndarray], Steps[Any]], budget: float,
+                 level: float = STILL_LEVEL):
+        self.read, self.budget, self.level = read, budget, level
+        self._steps: Steps[Any] | None = None
+        self._frame: np.ndarray | None = None
+        self._small: np.ndarray | None = None
+        self._begun = 0       # readings begun again in a row
+        self.frame: np.ndarray | None = None   # the frame the reading last finished was begun in
+        self.waited = 0       # frames answered before their reading finished (for benchmarks)
+
+    def advance(self, frame: np.ndarray, start: float | None = None) -> Any:
+        """What the reading made if it finished within this frame's budget (counted from ``start``,
+        a ``time.perf_counter()``, or from now), else None: the reading goes on at the next frame."""
+        start = time.perf_counter() if start is None else start
+        small = _shrink(frame)
+        if self._steps is None or _moved(small, self._small, self.level):
+            self._begun = self._begun + 1 if self._steps is not None else 0
+            self._frame, self._small = np.array(frame, copy=True), small
+            self._steps = self.read(self._frame)
+        while True:
+            try:
+                next(self._steps)
+            except StopIteration as done:
+                self._steps, self.frame, self._begun = None, self._frame, 0
+                return done.value
+            if self._begun < SPREAD_PATIENCE and time.perf_counter() - start >= self.budget:
+                self.waited += 1
+                return None
+
+
+def _moved(small: np.ndarray, other: np.ndarray, level: float) -> bool:
+    return small.shape != other.shape or int(np.abs(small - other).max()) > level
 
 
 def _in_motion(small: np.ndarray, before: np.ndarray) -> bool:

@@ -16,16 +16,22 @@ table that did not change keep their cards (vision.repeat.StillParts), against t
 worked on whole; and a hand filmed laying a card on a table of 4 or 9 through the table watcher
 (``filmed_laying``): frames per second over the film and its slowest frame, with the frames in
 motion answered as the table last read (vision.repeat.StillFrame, as the service runs) and with
-every one of them read, and the time from the card landing to its ``card_seen``.
+every one of them read, and with the reading spread over frames as the camera part runs it (``frame_budget``),
+and the time from the card landing to its ``card_seen``. Last, a table of 5 or 10 new cards filmed at rest by a
+60 fps camera (the camera coming on over a laid table): read whole in its first frame, or spread over frames at
+``FRAME_BUDGET_SHARE`` of a frame's interval, with the frames each took, the camera's frames dropped meanwhile and
+the time until the cards are given.
 
 ``--style 2``: the second scene style (:mod:`vision.synth2`: dark-bordered and full-bleed
 cards on every table kind), with the detector using each scene's calibration shot (the
-empty-table model), and models enrolled from close-up photos; no latency part.
+empty-table model), and models enrolled from close-up photos: every frame new, a table at rest and a
+table of new cards; no latency part.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import statistics
@@ -40,6 +46,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from hardware.camera import FRAME_BUDGET_SHARE
 from tests.bench.eval_vision import enrol_all
 from vision.calibration import Calibration
 from vision.pipeline import TableWatcher
@@ -210,15 +217,18 @@ def hand_film(models, n: int, trial: int) -> tuple[list[np.ndarray], str, int, C
 def filmed_laying(models, n: int, trials: int = 6) -> dict:
     """The hand film through the table watcher as the camera part runs it (``still_frames``), with
     the frames in motion answered as the table last read (``vision.repeat.MOTION_PATIENCE``) and,
-    with ``MOTION_PATIENCE = 1``, every one read: {patience: (wall seconds of every frame, frames
-    worked on a film, landing -> card_seen of the card laid on a live camera)}. Live: the watcher
+    with ``MOTION_PATIENCE = 1``, every one read, and as the first with the reading spread over frames
+    (``frame_budget``, FRAME_BUDGET_SHARE of a frame's interval, as the camera part sets it): {(patience,
+    budget): (wall seconds of every frame, frames worked on a film, landing -> card_seen of the card laid on
+    a live camera)}. Live: the watcher
     takes the newest frame each time it is free (frames come every 1/FPS s, those that came while
     it worked are dropped), so a slow frame delays what follows."""
     from vision import repeat
 
     profile = TableProfile.load()
     out = {}
-    for patience in (repeat.MOTION_PATIENCE, 1):
+    ways = ((repeat.MOTION_PATIENCE, None), (1, None), (repeat.MOTION_PATIENCE, FRAME_BUDGET_SHARE / FPS))
+    for patience, budget in ways:
         times, worked, landing = [], 0, []
         for trial in range(trials):
             frames, card, landed, cal = hand_film(models, n, trial)
@@ -226,7 +236,7 @@ def filmed_laying(models, n: int, trials: int = 6) -> dict:
             for live in (False, True):
                 saved, repeat.MOTION_PATIENCE = repeat.MOTION_PATIENCE, patience
                 try:
-                    rec = CardRecogniser(model, still_frames=True)
+                    rec = CardRecogniser(model, still_frames=True, frame_budget=budget)
                 finally:
                     repeat.MOTION_PATIENCE = saved
                 watcher = TableWatcher(rec, cal, profile, appear_frames=3)
@@ -245,18 +255,79 @@ def filmed_laying(models, n: int, trials: int = 6) -> dict:
                 if not live:
                     worked += len(frames) - rec.reused_frames
             landing.append(seen)
-        out[patience] = (times, worked / trials, landing)
+        out[patience, budget] = (times, worked / trials, landing)
     return out
 
 
-def _film_line(n: int, patience: int, times: list, worked: float, landing: list) -> str:
+def _film_line(n: int, how: tuple, times: list, worked: float, landing: list) -> str:
     got = [x * 1000 for x in landing if x == x]
+    patience, budget = how
     label = "in motion answered as last read" if patience > 1 else "every frame in motion read"
+    if budget:
+        label += f", read over frames, {budget * 1000:.0f} ms a frame"
     return (f"{n:2d} cards, a hand laying the last ({label}): {len(times) / sum(times):5.0f} fps over the film, "
             f"frame median {statistics.median(times) * 1000:5.2f} ms, max {max(times) * 1000:6.1f} ms; "
             f"{worked:.1f} of {AT_REST * 2 + HAND_IN + HAND_HOLD + HAND_OUT} frames worked on; landing -> card_seen "
             f"on a live camera median {statistics.median(got) if got else float('nan'):.0f} ms, max "
             f"{max(got) if got else float('nan'):.0f} ms ({len(got)} of {len(landing)} seen)")
+
+
+COLD_FPS = 60.0      # the camera of the cold-table part: the issue's 60 fps
+COLD_FRAMES = 120    # two seconds of it (a style-2 table of 10 takes up to about 70 frames to read)
+FRAME_BUDGET = FRAME_BUDGET_SHARE / COLD_FPS   # seconds of reading a frame, as the camera part sets it
+
+
+def cold_table(tables: list) -> dict:
+    """Tables of new cards filmed at rest, as when the camera comes on over a laid table or a sweep of
+    the table settles: each ``(image, make)`` of ``tables`` for COLD_FRAMES frames with fresh sensor noise,
+    through the recogniser ``make(frame_budget)`` (``still_frames``), its whole reading done in the first
+    frame (budget None) or spread over frames (FRAME_BUDGET). {budget: (wall seconds of each frame until
+    the cards were given, of every frame, seconds from the first frame to the cards given on a live COLD_FPS
+    camera, tables whose names were those of the whole reading)}. Live: the newest frame is taken whenever
+    the reader is free, those that came meanwhile are dropped."""
+    out, names = {}, {}
+    for budget in (None, FRAME_BUDGET):
+        reading, times, latency, same = [], [], [], 0
+        for i, (img, make) in enumerate(tables):
+            rng = np.random.default_rng(i)
+            noise = [rng.normal(0, SENSOR_NOISE, img.shape).astype(np.int16) for _ in range(8)]
+            frames = [np.clip(img.astype(np.int16) + noise[k % len(noise)], 0, 255).astype(np.uint8)
+                      for k in range(COLD_FRAMES)]
+            for live in (False, True):
+                rec, k, now, until = make(budget), 0, 0.0, []
+                while k < len(frames):
+                    t0 = time.perf_counter()
+                    got = rec.recognise(frames[k])
+                    spent = time.perf_counter() - t0
+                    now = max(now, k / COLD_FPS) + spent
+                    if live and not rec.no_news:
+                        latency.append(now)
+                        break
+                    if not live:
+                        times.append(spent)
+                        if until is not None:
+                            until.append(spent)
+                        if until is not None and not rec.no_news:
+                            reading.append(until)
+                            until, cards = None, sorted(m.card for m in got if m.card)
+                            same += cards == names.setdefault(i, cards)   # the whole reading's, first
+                    k = max(k + 1, int(now * COLD_FPS)) if live else k + 1
+        out[budget] = (reading, times, latency, same)
+    return out
+def _cold_lines(n: int, parts: dict, label: str = "") -> list[str]:
+    lines, interval = [], 1 / COLD_FPS
+    for budget, (reading, times, latency, same) in parts.items():
+        how = f"read over frames, {budget * 1000:.0f} ms a frame" if budget else "read whole in its first frame"
+        during = np.concatenate(reading) * 1000
+        # the frames a live camera gave while the reader worked on one and that it never saw
+        dropped = [sum(int(np.ceil(t / interval)) - 1 for t in table) for table in reading]
+        lines.append(f"{n:2d} new cards{label} ({how}): {len(times) / sum(times):5.0f} fps over {COLD_FRAMES} frames; "
+                     f"until the cards were given {statistics.median(len(r) for r in reading):.0f} frames, each median "
+                     f"{np.median(during):5.1f} ms, max {during.max():6.1f} ms, {COLD_FPS:.0f} fps camera frames "
+                     f"dropped median {statistics.median(dropped):.0f}; first frame -> cards given on a live "
+                     f"{COLD_FPS:.0f} fps camera median {statistics.median(latency) * 1000:.0f} ms, max "
+                     f"{max(latency) * 1000:.0f} ms; names as read whole in {same} of {len(reading)}")
+    return lines
 
 
 def style2(scenes: int) -> None:
@@ -293,6 +364,23 @@ def style2(scenes: int) -> None:
             worked.append(w)
             after.append(a)
         print(_still_line(n, statistics.mean(per_frame), statistics.mean(worked), statistics.mean(after), " (style 2)"))
+    for n in (5, 10):
+        tables = []
+        for s in range(STILL_SCENES):
+            seed = 60_000 + s
+            deck, design = deck_for(seed), design_for(seed)
+            scene = table_scene(seed, deck, design, n)
+            bg = TableBackground.from_shot(calibration_shot(seed, deck, design, n), table_to_image=scene.table_to_image)
+            tables.append((scene.image, functools.partial(_cold_recogniser, models[(deck, design)], bg)))
+        for line in _cold_lines(n, cold_table(tables), " (style 2)"):
+            print(line)
+
+
+def _cold_recogniser(model, background, frame_budget):
+    from vision.detect import CardDetector
+
+    detector = CardDetector(background=background) if background is not None else None
+    return CardRecogniser(model, detector, still_frames=True, frame_budget=frame_budget)
 
 
 def _cpu(seconds: list) -> str:
@@ -336,8 +424,8 @@ def main(argv=None) -> int:
                   f"kept; {whole * 1000:5.1f} ms worked on whole (x{whole / kept:.1f}); all {n} named both ways "
                   f"in {named} of {LAID_TRIALS}  [median]")
         for n in (5, 10):
-            for patience, (times, worked, landing) in filmed_laying(models, n).items():
-                print(_film_line(n, patience, times, worked, landing))
+            for how, (times, worked, landing) in filmed_laying(models, n).items():
+                print(_film_line(n, how, times, worked, landing))
         for n in (1, 5, 10):
             per_frame, worked, after = [], [], []
             for s in range(STILL_SCENES):
@@ -348,6 +436,11 @@ def main(argv=None) -> int:
                 worked.append(w)
                 after.append(a)
             print(_still_line(n, statistics.mean(per_frame), statistics.mean(worked), statistics.mean(after)))
+        for n in (5, 10):
+            tables = [(random_scene(50_000 + s, deck, n).image, functools.partial(_cold_recogniser, models[deck], None))
+                      for s, deck in ((s, "pass-pass" if s % 2 else "passe-eclair") for s in range(STILL_SCENES))]
+            for line in _cold_lines(n, cold_table(tables)):
+                print(line)
     return 0
 
 

@@ -23,7 +23,7 @@ from vision.outline import edge_mask, fill_holes
 from vision.pipeline import TableWatcher
 from vision.profile import TableProfile
 from vision.recognise import CardRecogniser
-from vision.repeat import STILL_LEVEL, StillFrame, StillParts
+from vision.repeat import SPREAD_PATIENCE, STILL_LEVEL, StillFrame, StillParts
 from vision.sides import colour_step, darkest
 from vision.sources import Frame
 from vision.synth.effects import draw_hand, hand_polygons
@@ -130,9 +130,9 @@ def test_fine_margin_with_its_pairs_kept_is_the_margin_worked_out_each_time():
 class _Counting(CardDetector):
     calls = 0
 
-    def detect(self, frame):
+    def detecting(self, frame):
         self.calls += 1
-        return super().detect(frame)
+        return super().detecting(frame)
 
 
 def test_a_repeated_frame_gets_the_same_matches_without_the_work(model_dirs):
@@ -310,6 +310,21 @@ def test_the_parts_of_a_still_table_are_worked_on_again_in_turn():
     assert parts.get(boxes[2]) is None               # forgotten: the last frame did not ask for it
 
 
+def test_parts_given_or_made_in_a_frame_left_before_its_end_are_kept_for_the_next():
+    """A reading spread over frames and begun again on a changed frame (vision.repeat.SpreadReading) calls
+    ``begin`` again without ``end``: what that frame was given and made is not forgotten."""
+    table = np.full((72, 128, 3), 90, np.uint8)
+    parts = StillParts()
+    parts.begin(table)
+    parts.keep((8, 8, 30, 30), "first")
+    parts.end()
+    parts.begin(table)
+    assert parts.get((8, 8, 30, 30)) == "first"
+    parts.keep((50, 8, 70, 30), "second")
+    parts.begin(table)   # left before its end
+    assert parts.get((8, 8, 30, 30)) == "first" and parts.get((50, 8, 70, 30)) == "second"
+
+
 def test_a_part_whose_light_drifts_slowly_is_worked_on_again():
     table = np.full((72, 128, 3), 90, np.uint8)
     parts = StillParts(refresh=100)
@@ -357,3 +372,92 @@ def test_channel_by_channel_max_and_min_are_numpys():
     prof = np.random.default_rng(4).uniform(0, 255, (4, 16, 21, 3)).astype(np.float32)
     assert np.array_equal(colour_step(prof), np.abs(prof[:, :, 2:] - prof[:, :, :-2]).max(axis=3))
     assert np.array_equal(darkest(prof), prof.min(axis=3))
+
+
+# --------------------------------------------------------------------------- a reading spread over frames
+ONE_STEP = 1e-9   # a frame_budget every step overruns: one step of the reading a frame
+
+
+def _spread_until_read(rec, frames) -> tuple[list, int]:
+    """The matches of the first of ``frames`` (the last repeated) that is not answered as the table last
+    read, and how many frames were answered so before it."""
+    for k in range(200):
+        got = rec.recognise(frames[min(k, len(frames) - 1)])
+        if not rec.no_news:
+            return got, k
+    raise AssertionError("the reading never finished")
+
+
+def _read(matches) -> list:
+    return sorted((m.card, round(m.confidence, 6), np.round(m.corners, 3).tolist()) for m in matches)
+
+
+def test_a_table_of_new_cards_read_over_frames_gives_the_whole_readings_matches(model_dirs):
+    """With a frame budget, a still table's new cards are read a step a frame, on the frame the reading
+    began in: meanwhile no news; then the very matches of that frame read whole."""
+    model = CardModel.load(model_dirs["pass-pass"])
+    table = LYING + [Placement("yellow-7", (420, 120), 30)]
+    frames = [_filmed(table, noise=k) for k in range(40)]
+    whole = CardRecogniser(model, still_frames=True).recognise(frames[0])
+    assert sorted(m.card for m in whole if m.card) == sorted(p.card for p in table)
+    rec = CardRecogniser(model, still_frames=True, frame_budget=ONE_STEP)
+    got, waited = _spread_until_read(rec, frames)
+    assert _read(got) == _read(whole)
+    # the detection's two stages, then each card's outline and each named card's tells: a step each
+    assert waited >= 2 + 2 * len(table) - 1 and rec.spread_frames == waited
+    # the table at rest since: answered as read, no work, news again
+    assert _read(rec.recognise(frames[-1])) == _read(whole) and not rec.no_news
+    assert rec.spread_frames == waited
+
+
+def test_a_table_changed_while_it_is_read_over_frames_is_read_again_from_the_change(model_dirs):
+    model = CardModel.load(model_dirs["pass-pass"])
+    rec = CardRecogniser(model, still_frames=True, frame_budget=ONE_STEP)
+    before = [_filmed(LYING, noise=k) for k in range(3)]
+    now = LYING + [Placement("yellow-7", (420, 120), 30)]
+    for frame in before:   # a few steps of the three lying cards' reading
+        assert rec.recognise(frame) == [] and rec.no_news
+    # a fourth card (a change too small to be motion: vision.repeat.MOTION_SHARE): read anew from that frame
+    got, _ = _spread_until_read(rec, [_filmed(now, noise=k) for k in range(3, 40)])
+    assert sorted(m.card for m in got if m.card) == sorted(p.card for p in now)
+
+
+def test_a_table_that_never_holds_still_is_read_whole_after_a_few_new_beginnings(model_dirs):
+    """A reading begun again SPREAD_PATIENCE times in a row (the light flickering, say) is done whole
+    in the next frame that needs it: a table that never holds still is still read."""
+    model = CardModel.load(model_dirs["pass-pass"])
+    rec = CardRecogniser(model, still_frames=True, frame_budget=ONE_STEP)
+    light = [_filmed(LYING, noise=k).astype(np.int16) for k in range(SPREAD_PATIENCE + 1)]
+    flicker = [np.clip(f + 12 * (k % 2 * 2 - 1), 0, 255).astype(np.uint8) for k, f in enumerate(light)]
+    answers = [rec.recognise(frame) for frame in flicker]
+    assert all(a == [] for a in answers[:-1])   # each frame a new beginning, one step of it
+    assert sorted(m.card for m in answers[-1] if m.card) == sorted(p.card for p in LYING) and not rec.no_news
+
+
+def test_the_table_watcher_takes_a_reading_under_way_as_no_news(model_dirs):
+    """Cards lying do not go while the table is read again over frames, and the card laid is seen once the
+    reading ends, counted from the frames read."""
+    model = CardModel.load(model_dirs["pass-pass"])
+    cal = Calibration(np.linalg.inv(_filming_camera()), (1280, 720))
+    rec = CardRecogniser(model, still_frames=True, frame_budget=ONE_STEP)
+    watcher = TableWatcher(rec, cal, TableProfile.load(), appear_frames=3)
+    now = LYING + [Placement("yellow-7", (420, 120), 30)]
+    film = [_filmed(LYING, noise=k) for k in range(30)] + [_filmed(now, noise=k) for k in range(30, 70)]
+    events, no_news = [], []
+    for k, image in enumerate(film):
+        events += [(o.kind, o.data["card"], k) for o in watcher.process(Frame(image, k / 30, k))
+                   if o.kind in ("card_seen", "card_gone")]
+        no_news.append(rec.no_news)
+    assert not any(e[0] == "card_gone" for e in events)
+    first_read = no_news.index(False)
+    assert sorted(e[1] for e in events if e[2] < 30) == sorted(p.card for p in LYING)
+    assert [e for e in events if e[1] == "yellow-7"] and all(e[2] > 30 for e in events if e[1] == "yellow-7")
+    laid_read = 30 + no_news[30:].index(False)
+    seen_at = next(e[2] for e in events if e[1] == "yellow-7")
+    # seen at the third frame read with it: the reading's end, then two frames at rest (answered as read)
+    assert first_read > 3 and laid_read > 31 and seen_at == laid_read + 2
+
+
+def test_a_frame_budget_needs_a_still_table(model_dirs):
+    with pytest.raises(ValueError, match="still_frames"):
+        CardRecogniser(CardModel.load(model_dirs["pass-pass"]), frame_budget=0.01)

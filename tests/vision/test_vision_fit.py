@@ -115,7 +115,11 @@ def read_dark_scene(deck, seed, card, deck_id="pass-pass", design="dark"):
 def without_placement_by_sides(monkeypatch):
     """Hold back vision/askew.py's placement of a card by its four sides (since 2026-12-01 it finds cards
     lying across another on its own), so that a test sees what another guessing path does."""
-    monkeypatch.setattr(TableBackground, "top_card", lambda self, frame, points_px, grow_mm=0: None)
+    def finds_nothing(*args, **kwargs):
+        return None
+        yield   # a work in steps (vision.steps), as the one it stands for
+
+    monkeypatch.setattr(background, "finding_top_card", finds_nothing)
 
 
 @pytest.mark.parametrize(("seed", "card"), [(121, "green-8"), (169, "green-10"), (189, "purple-9")])

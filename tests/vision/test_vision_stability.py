@@ -136,8 +136,8 @@ class _Misread:
         self.detector = real.detector
 
     @property
-    def in_motion(self):
-        return self.real.in_motion
+    def no_news(self):
+        return self.real.no_news
 
     def recognise(self, image, blank=False):
         out = self.real.recognise(image, blank)
