@@ -1,7 +1,8 @@
 """A card whose tell (what tells it from its look-alikes) lies under another card on top of it is
 not named (``vision.tells``, ``recognise.TELLS_HIDDEN``): Passe Éclair's ``marlon-leon`` with
 ``vanessa-leon`` over its medallion reads like ``marlon-rocce``. Nor one whose tell does not show its
-own print, whatever lies there (``recognise.TELLS_UNSEEN``): a token over a medallion.
+own print, whatever lies there (``recognise.TELLS_UNSEEN``): a token over a medallion, which a game's table
+watcher then asks about as an unknown card.
 
 Issue 12's second style, development scenes, the cards at their true corners."""
 
@@ -133,3 +134,50 @@ def test_a_token_over_a_medallion_leaves_the_card_unnamed(monkeypatch):
     assert read_there() == [None]
     monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)
     assert read_there() == ["vanessa-marlon"]
+
+
+def _film_a_token_laid(monkeypatch, seed: int):
+    """Scene ``seed`` filmed at rest through the table watcher as the camera part runs it: 10 frames without
+    its coins, then 40 with them (fresh sensor noise each frame). (frame, kind, card, zone) of what it reports."""
+    from vision.background import TableBackground
+    from vision.calibration import Calibration
+    from vision.detect import CardDetector
+    from vision.pipeline import TableWatcher
+    from vision.profile import TableProfile
+    from vision.recognise import CardRecogniser
+    from vision.sources import Frame
+    from vision.synth2 import render
+
+    deck, design, count = deck_for(seed), design_for(seed), 1 + seed % 10
+    with_coins = render.table_scene(seed, deck, design, count)
+    with monkeypatch.context() as bare_table:
+        bare_table.setattr(render, "_distractors", lambda *args: None)   # the rest of the scene drawn the same
+        without = render.table_scene(seed, deck, design, count)
+    shot = render.calibration_shot(seed, deck, design, count)
+    detector = CardDetector(background=TableBackground.from_shot(shot, table_to_image=without.table_to_image))
+    watcher = TableWatcher(CardRecogniser(enrol_cards(deck, design), detector, still_frames=True),
+                           Calibration(np.linalg.inv(without.table_to_image), (1280, 720)), TableProfile.load(),
+                           empty_table=shot, unknown_frames=15)
+    rng = np.random.default_rng(0)
+    events = []
+    for k, image in enumerate([without.image] * 10 + [with_coins.image] * 40):
+        noisy = np.clip(image + rng.normal(0, 2.0, image.shape), 0, 255).astype(np.uint8)
+        seen = watcher.process(Frame(noisy, k / 30, k))
+        events += [(k, o.kind, o.data.get("card"), o.data.get("zone")) for o in seen]
+    return events
+
+
+def test_a_token_laid_on_a_cards_medallion_in_play_is_asked_about_never_scored_as_another_card(monkeypatch):
+    """Scene 3,060,246 in a game: vanessa-fabi lies in the trick, then a grey token is laid over its orange
+    medallion. The card stays (no card_gone) and the place is asked about as an unknown card after 15 frames;
+    without TELLS_UNSEEN a second card, vanessa-marlon, was reported in the trick, silently."""
+    from vision import recognise
+
+    events = _film_a_token_laid(monkeypatch, 3_060_246)
+    assert any(k < 10 and kind == "card_seen" and card == "vanessa-fabi" and zone == "trick"
+               for k, kind, card, zone in events)
+    after = [(kind, card, zone) for k, kind, card, zone in events if k >= 10]
+    assert after == [("card_unknown", None, "trick")]
+    monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)
+    after = [(kind, card, zone) for k, kind, card, zone in _film_a_token_laid(monkeypatch, 3_060_246) if k >= 10]
+    assert ("card_seen", "vanessa-marlon", "trick") in after
