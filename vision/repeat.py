@@ -1,7 +1,8 @@
 """The last frame's result, given again for a frame identical to it to the byte
 (:class:`LastFrame`), or on a real camera, for a frame that differs from it only by the
 sensor's noise (:class:`StillFrame`); and, in a frame that is worked on, for each part of
-it that did not change (:class:`StillParts`).
+it that did not change (:class:`StillParts`). On a live camera, the reading of a table with new
+cards worked on over several frames of it, a share of it a frame (:class:`SpreadReading`).
 
 A simulated camera table shows one rendering for several frames; a real camera never
 repeats a frame (its sensor noise differs each time). What the recogniser and the hand
