@@ -350,7 +350,7 @@ class CardRecogniser:
 
     @property
     def spread_frames(self) -> int:
-        """Frames answered before their reading finished (``frame_budget``), for benchmarks."""
+        """Frames answered before their reading finished (``frame_budget``), for tests and benchmarks."""
         return getattr(self._spread, "waited", 0)
 
     @property

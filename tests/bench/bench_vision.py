@@ -207,11 +207,15 @@ def hand_film(models, n: int, trial: int) -> tuple[list[np.ndarray], str, int, C
         draw_hand(img, np.zeros(img.shape[:2], np.uint8), hand_polygons(hand_rng, target, 0.4), hand_rng)
         frames.append(img)
     frames += [after] * AT_REST
-    rng = np.random.default_rng(trial)
-    noise = [rng.normal(0, SENSOR_NOISE, before.shape).astype(np.int16) for _ in range(8)]
-    frames = [np.clip(f.astype(np.int16) + noise[k % len(noise)], 0, 255).astype(np.uint8)
-              for k, f in enumerate(frames)]
-    return frames, spots[-1].card, AT_REST + HAND_IN, Calibration(np.linalg.inv(cam), (1280, 720))
+    filmed = _with_sensor_noise(frames, np.random.default_rng(trial))
+    return filmed, spots[-1].card, AT_REST + HAND_IN, Calibration(np.linalg.inv(cam), (1280, 720))
+
+
+def _with_sensor_noise(frames: list, rng: np.random.Generator) -> list:
+    """``frames`` as a camera gives them: each with a sensor noise of SENSOR_NOISE grey levels (8 drawn
+    from ``rng``, in turn)."""
+    noise = [rng.normal(0, SENSOR_NOISE, frames[0].shape).astype(np.int16) for _ in range(8)]
+    return [np.clip(f.astype(np.int16) + noise[k % len(noise)], 0, 255).astype(np.uint8) for k, f in enumerate(frames)]
 
 
 def filmed_laying(models, n: int, trials: int = 6) -> dict:
@@ -289,10 +293,7 @@ def cold_table(tables: list) -> dict:
     for budget in (None, FRAME_BUDGET):
         reading, times, latency, same = [], [], [], 0
         for i, (img, make) in enumerate(tables):
-            rng = np.random.default_rng(i)
-            noise = [rng.normal(0, SENSOR_NOISE, img.shape).astype(np.int16) for _ in range(8)]
-            frames = [np.clip(img.astype(np.int16) + noise[k % len(noise)], 0, 255).astype(np.uint8)
-                      for k in range(COLD_FRAMES)]
+            frames = _with_sensor_noise([img] * COLD_FRAMES, np.random.default_rng(i))
             for live in (False, True):
                 rec, k, now, until = make(budget), 0, 0.0, []
                 while k < len(frames):
