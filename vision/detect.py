@@ -114,6 +114,7 @@ class CardDetector:
         if self.background is not None:
             # the empty table is known: whatever differs from it and has a card's outline
             edges = edge_mask(small)   # made once: the difference uses it too
+            yield
             mask = self.background.foreground(small, edges)
             self.last_mask = mask
             yield
@@ -141,6 +142,7 @@ class CardDetector:
             yield
             # cards that are not paler than the table: closed loops of colour edges
             loops = edge_loops(edge_mask(small), s.min_area_frac * mask.size)
+            yield
             whole = [q.corners for q in found if q.complete]
             for q in (yield from self._from_contours(frame, loops, mask.size, snap_outermost, guesses=False)):
                 if all(quad_overlap(q.corners, c) < 0.5 for c in whole):
@@ -148,6 +150,7 @@ class CardDetector:
                     whole.append(q.corners)
             for q in found:
                 if q.complete:   # a printed field inside a dark border: move out to the card's edge
+                    yield
                     q.corners = order_clockwise(grow_to_outer_edge(frame, q.corners))
         return _drop_nested(found)
 
@@ -155,7 +158,7 @@ class CardDetector:
                        min_fit: float | None = None) -> Steps[list[CardQuad]]:
         """Card quads from outlines in shrunk-frame px: lone cards (``min_fit`` of the outline on
         the quad's sides, the settings' ``min_outline_fit`` if not given), else (``guesses``) the
-        card hypotheses of merged outlines. Steps of :meth:`detecting`."""
+        card hypotheses of merged outlines. Steps of :meth:`detecting`: yields before each outline."""
         s = self.settings
         k = s.scale
         found: list[CardQuad] = []
@@ -163,6 +166,7 @@ class CardDetector:
             area = cv2.contourArea(c)
             if area < s.min_area_frac * area_img:
                 continue
+            yield
             hull = cv2.convexHull(c)
             pts = c.reshape(-1, 2).astype(np.float32)
             # a lone card: solid, not too large, its hull four-cornered (the cheap checks first)
@@ -176,8 +180,6 @@ class CardDetector:
                                                or self.background.card_sized(corners)):
                     found.append(CardQuad(order_clockwise(corners), outline=pts))
                     continue
-            if guesses:
-                yield
             if guesses and self.background is not None:
                 over = self.background.card_over(pts * k + (k - 1) / 2)
                 if over is not None:

@@ -42,7 +42,7 @@ from vision.features import NEXT, OPPOSITE
 from vision.ghosts import pieced_faces, unguarded
 from vision.ink import DifferenceHue, InkCheck
 from vision.model import CardModel
-from vision.refine import fit_to_face
+from vision.refine import fitting_to_face
 from vision.repeat import LastFrame, SpreadReading, StillFrame, StillParts
 from vision.steps import Steps, run_to_the_end
 from vision.tells import Tells
@@ -517,14 +517,16 @@ class CardRecogniser:
                                                  or not self._ink.same_ink(card, r)]) is not None)
 
     def _fitted(self, frame: np.ndarray, m: CardMatch, face: np.ndarray, seen_whole: bool = False,
-                clear_fit: bool = True) -> CardMatch | None:
+                clear_fit: bool = True) -> Steps[CardMatch | None]:
         """``m``'s outline fitted to ``face`` (vision.refine) and read again at a fitted outline's
         thresholds (or, if the fit hardly moved it, SMALL_FIT), or None if the fit fails. ``seen_whole``:
-        ``m``'s outline was found whole (not guessed); ``clear_fit`` as :meth:`identify` takes it."""
-        fitted = fit_to_face(frame, m.corners, face, rounds=FIT_ROUNDS)
+        ``m``'s outline was found whole (not guessed); ``clear_fit`` as :meth:`identify` takes it. Steps of
+        :meth:`_reading`: yields between the fit's rounds and before the reading."""
+        fitted = yield from fitting_to_face(frame, m.corners, face, rounds=FIT_ROUNDS)
         if fitted is None:
             return None
         moved = np.linalg.norm(fitted - m.corners, axis=1).max() / np.linalg.norm(m.corners[0] - m.corners[2])
+        yield
         return self.identify(frame, fitted, Found.HARDLY_MOVED if moved <= SMALL_FIT else Found.FITTED, seen_whole,
                              clear_fit)
 
@@ -532,12 +534,13 @@ class CardRecogniser:
         """A guessed outline snapped to the edges it has (the paper's, else past a shadow) and read; if named,
         confirmed by a fit to that face (:meth:`_confirmed`); if unnamed, fitted to the faces it most resembles
         in turn (or, if it reads like no face, to the deck's mean face) and read again. Steps of
-        :meth:`_reading`: yields before each fit."""
+        :meth:`_reading`: yields before each reading and fit."""
         m = self.identify(frame, snap_to_edges(frame, corners), Found.GUESSED)
         if m.card is None and self.detector.background is not None:
             # the difference from the empty table takes in the card's shadow: a guess made from it can lie
             # up to SHADOW_REACH outside the card, past the paper snap's reach (style-2 development seeds
             # 100..399: 10 more right names, none wrong)
+            yield
             past = self.identify(frame, snap_past_shadow(frame, corners), Found.GUESSED)
             # kept if it names, or reads surer and enough like a face to be fitted to it (what reads like
             # no face keeps the paper's edge)
@@ -545,10 +548,10 @@ class CardRecogniser:
                 m = past
         if m.card is not None:
             yield
-            return self._confirmed(frame, m)
+            return (yield from self._confirmed(frame, m))
         if m.best in self._faces and m.confidence >= GUESS_FIT_MIN_CONFIDENCE:
             yield
-            again = self._fitted(frame, m, self._faces[m.best])
+            again = yield from self._fitted(frame, m, self._faces[m.best])
             # a fit that names is kept though it reads a hair less sure than the guess (a clear reading
             # named where the fit held: 0.852 against 0.855, development scene 2029)
             if again is not None and (again.card is not None or again.confidence > m.confidence):
@@ -566,29 +569,29 @@ class CardRecogniser:
                     # (fresh scene 3,054,099: a guess read as green-2, fitted to green-6, named it at 0.88;
                     # it was a green 7)
                     yield
-                    again = self._fitted(frame, m, self._faces[card], clear_fit=False)
+                    again = yield from self._fitted(frame, m, self._faces[card], clear_fit=False)
                     if again is not None and again.card is not None:
                         return again
         elif self._mean_face is not None:
             # a guess 3-12 px off read 0.16-0.5 (dark-bordered cards in merged outlines): too unlike
             # any face to fit to one, it is fitted to the deck's mean face, which names no card
             yield
-            again = self._fitted(frame, m, self._mean_face)
+            again = yield from self._fitted(frame, m, self._mean_face)
             if again is not None and again.card is not None:
                 m = again
         return m
 
-    def _confirmed(self, frame: np.ndarray, m: CardMatch) -> CardMatch:
+    def _confirmed(self, frame: np.ndarray, m: CardMatch) -> Steps[CardMatch]:
         """A guess named as it was snapped, fitted to the named face and read again: the name stands if
         the fitted outline names it too (a card printed in one ink: at a guess's thresholds,
         CONFIRM_AT_GUESS); the fitted reading's name, if another (it aligned the print the faces share
         and saw where they differ); else none.
         A guess a few px off on a small card reads the look-alikes' medallion out of place (style-2
         fresh seeds 3,024,700..3,026,699: four full-bleed `vanessa-fabi` and `leon-fabi` named as their
-        `-rocce` look-alikes, 5-9 px off)."""
+        `-rocce` look-alikes, 5-9 px off). Steps of :meth:`_reading`."""
         if m.card not in self._faces:
             return m
-        again = self._fitted(frame, m, self._faces[m.card])
+        again = yield from self._fitted(frame, m, self._faces[m.card])
         if again is None or again.card == m.card:
             return m
         if again.card is not None:
@@ -728,12 +731,14 @@ class CardRecogniser:
                 # a dark border: its face may have been enrolled from inside the border (on a dark
                 # table the border cannot be told from the cloth); a reading that names, else the surer, wins
                 centre = q.corners.mean(axis=0)
+                yield
                 inner = self.identify(frame, centre + (q.corners - centre) / BORDER_GROW)
                 if (inner.card is not None, inner.confidence) > (m.card is not None, m.confidence):
                     m = inner
             if m.card is None and m.confidence < self.model.min_confidence:
                 # perhaps only the printed field inside a border as dark as the table was seen
                 centre = q.corners.mean(axis=0)
+                yield
                 wider = self.identify(frame, centre + (q.corners - centre) * BORDER_GROW)
                 if wider.card is not None:
                     m = wider
@@ -743,7 +748,7 @@ class CardRecogniser:
                 # a second fit to the closest rival's face, which had to read as the same name, still let
                 # 4 more wrong names through in 2,000 scenes: 9 instead of 5, for 47 more names)
                 yield
-                again = self._fitted(frame, m, self._faces[m.best], seen_whole=True)
+                again = yield from self._fitted(frame, m, self._faces[m.best], seen_whole=True)
                 if again is not None and (again.card is not None, again.confidence) > (False, m.confidence):
                     m = replace(again, complete=True)
                     sure = self.model.min_confidence + FITTED_EXTRA_CONFIDENCE   # a fitted outline's own threshold

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from vision import features
+from vision.steps import Steps, run_to_the_end
 
 _CRITERIA = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 20, 1e-3)
 
@@ -37,9 +38,18 @@ def fit_to_face(frame: np.ndarray, corners: np.ndarray, face: np.ndarray, rounds
     ``face`` (a rectified enrolment photo), or None if the alignment does not converge.
     Each further round starts again from the card rectified at the last round's corners
     (more iterations of one round stall where the first view held a strip of table)."""
+    return run_to_the_end(fitting_to_face(frame, corners, face, rounds))
+
+
+def fitting_to_face(frame: np.ndarray, corners: np.ndarray, face: np.ndarray,
+                    rounds: int = 1) -> Steps[np.ndarray | None]:
+    """:func:`fit_to_face` in steps (:mod:`vision.steps`): it yields between its rounds (one ECC
+    alignment, about 2 ms, each)."""
     start = np.asarray(corners, np.float32)
     quad = None
-    for _ in range(rounds):
+    for r in range(rounds):
+        if r:
+            yield
         fitted = _fit_once(frame, start if quad is None else quad, face)
         if fitted is None:
             break
