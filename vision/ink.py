@@ -71,6 +71,10 @@ class InkCheck:
         self._faces = faces
         self._hues: dict[str, np.ndarray | None] = {}
 
+    def prepare(self, card: str) -> None:
+        """Finds ``card``'s ink hue now, if not found yet (ahead of its first need)."""
+        self._hue(card)
+
     def _hue(self, card: str) -> np.ndarray | None:
         if card not in self._hues:
             hue, share = ink_hue(self._faces[card]) if card in self._faces else (None, 0.0)
@@ -163,6 +167,11 @@ class DifferenceHue:
         self._faces = faces
         self._chroma: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._pairs: dict[tuple[str, str], tuple | None] = {}
+
+    def prepare(self, card: str) -> None:
+        """Makes ``card``'s face colours (both turns) now, if not made yet (ahead of their first need)."""
+        if card in self._faces:
+            self._turns(card)
 
     def _turns(self, card: str) -> tuple[np.ndarray, np.ndarray]:
         if card not in self._chroma:

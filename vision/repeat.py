@@ -132,6 +132,11 @@ class StillFrame:
         """What was made of the frame last worked on (None before the first)."""
         return self._result
 
+    @property
+    def shrunk(self) -> np.ndarray | None:
+        """The frame last given to :meth:`get` or :meth:`keep`, as compared (shrunk: 1 ms of work at 1280x720)."""
+        return self._before
+
 
 # StillParts: the same, part by part. A card laid on a table of nine changes one part of the frame;
 # the nine others keep what was made of them
@@ -244,11 +249,12 @@ class SpreadReading:
         self.frame: np.ndarray | None = None   # the frame the reading last finished was begun in
         self.waited = 0       # frames answered before their reading finished (for benchmarks)
 
-    def advance(self, frame: np.ndarray, start: float | None = None) -> Any:
+    def advance(self, frame: np.ndarray, start: float | None = None, small: np.ndarray | None = None) -> Any:
         """What the reading made if it finished within this frame's budget (counted from ``start``,
-        a ``time.perf_counter()``, or from now), else None: the reading goes on at the next frame."""
+        a ``time.perf_counter()``, or from now), else None: the reading goes on at the next frame.
+        ``small``: the frame shrunk as compared here, if already made (:attr:`StillFrame.shrunk`)."""
         start = time.perf_counter() if start is None else start
-        small = _shrink(frame)
+        small = _shrink(frame) if small is None else small
         if self._steps is None or _moved(small, self._small, self.level):
             self._begun = self._begun + 1 if self._steps is not None else 0
             self._frame, self._small = np.array(frame, copy=True), small
@@ -271,9 +277,10 @@ def _moved(small: np.ndarray, other: np.ndarray, level: float) -> bool:
 def _in_motion(small: np.ndarray, before: np.ndarray) -> bool:
     if small.shape != before.shape:
         return True
-    change = np.abs(small - before)
-    changed = np.count_nonzero((change.max(axis=2) if change.ndim == 3 else change) > MOTION_LEVEL)
-    return changed >= MOTION_SHARE * small.shape[0] * small.shape[1]
+    change = cv2.absdiff(small, before)
+    if change.ndim == 3:   # each cell's largest change over its channels (numpy's max over a last axis of 3: 1 ms)
+        change = cv2.reduce(change.reshape(-1, change.shape[2]), 1, cv2.REDUCE_MAX)
+    return np.count_nonzero(change > MOTION_LEVEL) >= MOTION_SHARE * small.shape[0] * small.shape[1]
 
 
 def _shrink(frame: np.ndarray) -> np.ndarray:

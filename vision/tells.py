@@ -72,12 +72,8 @@ class Tells:
         """True if, where ``match``'s face differs from one of its look-alikes (MIN_TOLD px or more, inside
         its outline's uncertainty), the image, however shifted by up to SEEN_SHIFT px, is less like its own
         print than TELL_SEEN (a correlation): what tells it from that look-alike does not show."""
-        tells = self._told.get(match.card)
-        if tells is None:   # each tell's pixels (flat indices) and the named face's colours there, made once
-            ours = self.faces[match.card].reshape(-1, 3)
-            where = (np.flatnonzero(tell & self._inner) for tell in self.tells.get(match.card, []))
-            tells = self._told[match.card] = [(idx, ours[idx] - ours[idx].mean(axis=0)) for idx in where
-                                              if len(idx) >= MIN_TOLD]
+        self.prepare(match.card)
+        tells = self._told[match.card]
         if not tells:
             return False
         flat = _flat(rectify(frame, match.corners), blur=False)
@@ -93,6 +89,14 @@ class Tells:
             if float(_likenesses(shifted[:, idx], ours).max()) < TELL_SEEN:
                 return True
         return False
+
+    def prepare(self, card: str) -> None:
+        """Makes what :meth:`unseen` needs of ``card`` (each tell's pixels, as flat indices, and the named
+        face's colours there), if not made yet: the first time it is needed, or ahead of it."""
+        if card not in self._told:
+            ours = self.faces[card].reshape(-1, 3)
+            where = (np.flatnonzero(tell & self._inner) for tell in self.tells.get(card, []))
+            self._told[card] = [(idx, ours[idx] - ours[idx].mean(axis=0)) for idx in where if len(idx) >= MIN_TOLD]
 
     def hidden(self, frame: np.ndarray, match, others) -> bool:
         """True if COVERED_TELL of what tells ``match`` from one of its look-alikes lies under one of

@@ -23,7 +23,7 @@ from vision.outline import edge_mask, fill_holes
 from vision.pipeline import TableWatcher
 from vision.profile import TableProfile
 from vision.recognise import CardRecogniser
-from vision.repeat import SPREAD_PATIENCE, STILL_LEVEL, StillFrame, StillParts
+from vision.repeat import MOTION_LEVEL, MOTION_SHARE, SPREAD_PATIENCE, STILL_LEVEL, StillFrame, StillParts, _in_motion
 from vision.sides import colour_step, darkest
 from vision.sources import Frame
 from vision.synth.effects import draw_hand, hand_polygons
@@ -374,6 +374,27 @@ def test_channel_by_channel_max_and_min_are_numpys():
     assert np.array_equal(darkest(prof), prof.min(axis=3))
 
 
+@pytest.mark.parametrize("channels", [3, 1])
+def test_motion_is_numpys_count_of_cells_changed_past_the_level(channels):
+    # the count that decides motion (vision.repeat._in_motion), written out: cells whose largest channel
+    # changed by more than MOTION_LEVEL, at least MOTION_SHARE of them; frames near that share either way
+    rng = np.random.default_rng(channels)
+    need = MOTION_SHARE * 180 * 320
+    seen = set()
+    for _ in range(60):
+        before = rng.integers(0, 256, (180, 320, 3)).astype(np.int16)
+        now = before.copy()
+        y, x, h, w = rng.integers(0, 150), rng.integers(0, 300), rng.integers(4, 30), rng.integers(4, 12)
+        now[y:y + h, x:x + w] = np.clip(now[y:y + h, x:x + w] + rng.integers(-90, 90, 3), 0, 255)
+        if channels == 1:
+            before, now = before[..., 0].copy(), now[..., 0].copy()
+        change = np.abs(now - before)
+        written_out = np.count_nonzero((change.max(axis=2) if channels == 3 else change) > MOTION_LEVEL) >= need
+        assert _in_motion(now, before) == written_out
+        seen.add(written_out)
+    assert seen == {True, False}
+
+
 # --------------------------------------------------------------------------- a reading spread over frames
 ONE_STEP = 1e-9   # a frame_budget every step overruns: one step of the reading a frame
 
@@ -461,3 +482,30 @@ def test_the_table_watcher_takes_a_reading_under_way_as_no_news(model_dirs):
 def test_a_frame_budget_needs_a_still_table(model_dirs):
     with pytest.raises(ValueError, match="still_frames"):
         CardRecogniser(CardModel.load(model_dirs["pass-pass"]), frame_budget=0.01)
+
+
+def test_a_live_cameras_reader_makes_the_cards_checks_ahead_while_the_table_rests_and_reads_the_same(model_dirs):
+    """In the spare time of frames answered as the table last read, a reader with a frame budget makes
+    what naming each enrolled card makes the first time; the card laid then is read as a fresh reader
+    reads it. A recording's reader (no budget) makes nothing ahead."""
+    model = CardModel.load(model_dirs["pass-pass"])
+    now = LYING + [Placement("yellow-7", (420, 120), 30)]
+    laid = [_filmed(now, noise=k) for k in range(100, 103)]   # the last one repeated as long as needed
+    rec = CardRecogniser(model, still_frames=True, frame_budget=0.05)
+    recording = CardRecogniser(model, still_frames=True)
+    assert not rec.prepared
+    for k in range(100):
+        frame = _filmed(LYING, noise=k)
+        rec.recognise(frame)
+        recording.recognise(frame)
+        if rec.prepared:
+            break
+    assert rec.prepared and not recording.prepared
+    got, _ = _spread_until_read(rec, laid)
+    assert sorted(m.card for m in got if m.card) == sorted(p.card for p in now)
+    # the card laid read as the recording's reader reads it (the lying cards' readings are kept from the frames
+    # each reader read them in)
+    new = next(m for m in got if m.card == "yellow-7").corners.mean(axis=0)
+    again, _ = _spread_until_read(recording, laid)
+    assert _read([m for m in got if np.linalg.norm(m.corners.mean(axis=0) - new) < 20]) == \
+        _read([m for m in again if np.linalg.norm(m.corners.mean(axis=0) - new) < 20])
