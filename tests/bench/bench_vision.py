@@ -345,7 +345,8 @@ def _cold_lines(n: int, parts: dict, label: str = "") -> list[str]:
         dropped = [sum(int(np.ceil(t / interval)) - 1 for t in table) for table in reading]
         lines.append(f"{n:2d} new cards{label} ({how}): {len(times) / sum(times):5.0f} fps over {COLD_FRAMES} frames; "
                      f"until the cards were given {statistics.median(len(r) for r in reading):.0f} frames, each median "
-                     f"{np.median(during):5.1f} ms, max {during.max():6.1f} ms, {COLD_FPS:.0f} fps camera frames "
+                     f"{np.median(during):5.1f} ms, max {during.max():6.1f} ms, over {interval * 1000:.1f} ms "
+                     f"{int((during > interval * 1000).sum())} of {len(during)}, {COLD_FPS:.0f} fps camera frames "
                      f"dropped median {statistics.median(dropped):.0f}; first frame -> cards given on a live "
                      f"{COLD_FPS:.0f} fps camera median {statistics.median(latency) * 1000:.0f} ms, max "
                      f"{max(latency) * 1000:.0f} ms; names as read whole in {same} of {len(reading)}")
