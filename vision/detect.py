@@ -106,7 +106,7 @@ class CardDetector:
 
     def detecting(self, frame: np.ndarray) -> Steps[list[CardQuad]]:
         """:meth:`detect` in steps (:mod:`vision.steps`), for a reading spread over a live camera's frames
-        (vision.repeat.SpreadReading): it yields between its stages and before each merged outline's guesses."""
+        (vision.repeat.SpreadReading): it yields between its stages and before each outline it looks at."""
         s = self.settings
         k = s.scale
         size = (frame.shape[1] // k, frame.shape[0] // k)

@@ -334,7 +334,9 @@ class CardRecogniser:
         """Seconds of reading a frame (with ``still_frames``; None: every frame read to its end). A table with
         new cards is then read over several frames, that much of it a frame, on the frame its reading began
         in while the table stays still (vision.repeat.SpreadReading); the frames meanwhile are answered as the
-        table last read (:attr:`no_news`). A live camera's frames are not left unread for a whole reading."""
+        table last read (:attr:`no_news`). A live camera's frames are not left unread for a whole reading. The
+        spare budget of frames answered as the table last read makes the cards' checks ahead of need
+        (:meth:`_prepared_ahead`; :attr:`prepared` once all are made)."""
         return self._spread.budget if self._spread is not None else None
 
     @frame_budget.setter
@@ -709,7 +711,7 @@ class CardRecogniser:
 
     def _reading(self, frame: np.ndarray) -> Steps[list[CardMatch]]:
         """The work of reading ``frame``, in steps: it yields between the detection's stages, before each
-        outline read or fitted and before each named card's tells are looked at, and returns the matches.
+        reading of an outline, each ECC round of a fit and each named card's tells, and returns the matches.
         Run to its end at once, or a step at a time over the frames of a table at rest (``frame_budget``;
         vision.repeat.SpreadReading): the same matches."""
         out: list[CardMatch] = []
