@@ -486,8 +486,8 @@ def test_a_frame_budget_needs_a_still_table(model_dirs):
 
 def test_a_live_cameras_reader_makes_the_cards_checks_ahead_while_the_table_rests_and_reads_the_same(model_dirs):
     """In the spare time of frames answered as the table last read, a reader with a frame budget makes
-    what naming each enrolled card makes the first time; the card laid then is read as a fresh reader
-    reads it. A recording's reader (no budget) makes nothing ahead."""
+    what naming each enrolled card makes the first time; the card laid then is read, to the bit, as a
+    recording's reader (no budget), which makes nothing ahead, reads it."""
     model = CardModel.load(model_dirs["pass-pass"])
     now = LYING + [Placement("yellow-7", (420, 120), 30)]
     laid = [_filmed(now, noise=k) for k in range(100, 103)]   # the last one repeated as long as needed
