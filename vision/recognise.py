@@ -27,7 +27,6 @@ in the cloth or a shadow) is read drawn out to a card's length (``TableBackgroun
 from __future__ import annotations
 
 import enum
-import functools
 import time
 from dataclasses import dataclass, replace
 
@@ -55,6 +54,7 @@ FIT_MIN_CONFIDENCE = 0.5  # a whole outline this much like a face is worth fitti
 GUESS_FIT_MIN_CONFIDENCE = 0.3
 FIT_ROUNDS = 2   # ECC rounds for an outline (vision.refine.fit_to_face)
 FIT_FACES = 3    # a guessed outline that names nothing is fitted to this many of the faces it reads most like
+EVEN_FACES_A_STEP = 8   # faces described evened in one step of _making_even_bank (about 0.3 ms each)
 # an outline fitted to a face reads more like that face, so it must read surer to be named: at a
 # whole outline's thresholds purple-12s fitted to purple-10 were named purple-10 (style-2
 # evaluation seeds, 3 of 500 scenes, aaba7fa). Outlines guessed from merged shapes need no more than
@@ -255,6 +255,7 @@ class CardRecogniser:
         self._reading_on = False   # the last frame was answered as the table last read, its reading under way
         self._preparing: Steps[None] | None = None   # the cards' checks made ahead (_prepared_ahead), begun
         self.prepared = False      # every enrolled card's checks made ahead of need
+        self._even: np.ndarray | None = None   # _even_bank, once made
         all_faces = len(model.faces) == len(model.cards)   # every enrolled card kept its rectified face
         # the faces of a dark-bordered deck enrolled inside their border (a close-up on a dark table)
         # given the deck's border back (vision.border), so that every face is read the same way
@@ -303,15 +304,25 @@ class CardRecogniser:
         self._mean_face = np.mean(flats + [f[::-1, ::-1] for f in flats], axis=0).astype(np.uint8) if flats else None
         self._min_print = BLANK_SHARE * min((features.print_contrast(f) for f in self._faces.values()), default=0.0)
 
-    @functools.cached_property
+    @property
     def _even_bank(self) -> np.ndarray:
         """The faces described with their contrast evened, to read a card under glare (VEILED): made at
-        the first such card, not with every recogniser. A card enrolled without its face keeps its sharp
-        template there."""
+        the first such card or ahead (:meth:`_prepared_ahead`), not with every recogniser. A card enrolled
+        without its face keeps its sharp template there."""
+        if self._even is None:
+            self._even = run_to_the_end(self._making_even_bank())
+        return self._even
+
+    def _making_even_bank(self) -> Steps[np.ndarray]:
+        """:attr:`_even_bank` made in steps, EVEN_FACES_A_STEP faces a step (the whole takes about 16 ms)."""
         faces = {**self._faces, **self._ghosts}
         n, dim = len(self._cards), self._bank.shape[1]
-        return _both_turns([features.describe(faces[c], inset=self._inset, even=True) if c in faces
-                            else self._bank[i] for i, c in enumerate(self._cards)], n, dim)
+        rows = []
+        for i, c in enumerate(self._cards):
+            if i and i % EVEN_FACES_A_STEP == 0:
+                yield
+            rows.append(features.describe(faces[c], inset=self._inset, even=True) if c in faces else self._bank[i])
+        return _both_turns(rows, n, dim)
 
     @property
     def reused_frames(self) -> int:
@@ -694,16 +705,20 @@ class CardRecogniser:
 
     def _prepared_ahead(self) -> Steps[None]:
         """What naming each enrolled card makes the first time (its look-alikes' scale for the full-size
-        check, its ink hue and colours, its tells), made ahead: a card a step, about 4 ms. A live camera's
-        reader (``frame_budget``) works on it in the spare time of frames it answers as the table last read,
-        so that the first cards laid are not read at the cost of making it (style 1, 5 new cards: 72 ms
-        read by a fresh recogniser, 35 ms once it is made). The same values as made at need: no reading
-        changes."""
+        check, its ink hue and colours, its tells), a card a step of about 4 ms, then the evened faces' bank
+        (VEILED; about 16 ms, in steps), made ahead. A live camera's reader (``frame_budget``) works on it in
+        the spare time of frames it answers as the table last read, so that the first cards laid are not read
+        at the cost of making it (style 1, 5 new cards: 72 ms read by a fresh recogniser, 35 ms once it is
+        made). The same values as made at need: no reading changes."""
         for card in self.model.cards:
             if card in self._faces:
                 yield
                 for check in (self._fine, self._ink, self._hues, self._tells):
                     check.prepare(card)
+        if self._even is None:
+            yield
+            even = yield from self._making_even_bank()
+            self._even = even if self._even is None else self._even   # unless made at need meanwhile
 
     def _recognise(self, frame: np.ndarray) -> list[CardMatch]:
         """The matches of ``frame``, read whole now."""
