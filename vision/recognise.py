@@ -717,8 +717,7 @@ class CardRecogniser:
                     check.prepare(card)
         if self._even is None:
             yield
-            even = yield from self._making_even_bank()
-            self._even = even if self._even is None else self._even   # unless made at need meanwhile
+            self._even = yield from self._making_even_bank()   # the same bank, if made at need meanwhile
 
     def _recognise(self, frame: np.ndarray) -> list[CardMatch]:
         """The matches of ``frame``, read whole now."""
