@@ -9,6 +9,9 @@ APT_PACKAGES=(chromium mosquitto gcc-avr avr-libc simavr libsimavr-dev libelf-de
 # The Raspberry Pi install's tests: systemd-analyze verify (systemd), udevadm (udev), and
 # avrdude refusing a board that does not answer (tests/pi).
 APT_PACKAGES+=(systemd udev avrdude)
+# Card decks no one here drew, for the camera's tests and evaluation: AisleRiot's themes
+# (gnome-cards-data), rasterised by rsvg-convert (librsvg2-bin); vision/synth2/themes.py.
+APT_PACKAGES+=(gnome-cards-data librsvg2-bin)
 # npm vendors axe-core for the accessibility checks (a machine with node already has it)
 command -v npm >/dev/null 2>&1 || APT_PACKAGES+=(npm)
 missing=()

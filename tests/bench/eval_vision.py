@@ -3,6 +3,7 @@
     .venv/bin/python tests/bench/eval_vision.py --scenes 2000
     .venv/bin/python tests/bench/eval_vision.py --tune --scenes 400
     .venv/bin/python tests/bench/eval_vision.py --style 2 --scenes 2000 [--no-calibration]
+    .venv/bin/python tests/bench/eval_vision.py --style 2 --theme lattmann --first-seed 3100100 --scenes 1000
 
 ``--style 2`` runs the second, independently drawn scene style (see
 ``tests/bench/eval_vision_style2.py``): figures per table kind and design, never tuned on.
@@ -106,12 +107,16 @@ def main(argv=None) -> int:
                     help="first scene seed of the report (below 1000: development scenes)")
     ap.add_argument("--style", type=int, choices=(1, 2), default=1, help="scene style (2: the independent one)")
     ap.add_argument("--no-calibration", action="store_true", help="style 2: no calibration shot (loose photos)")
+    ap.add_argument("--theme", metavar="NAME",
+                    help="style 2: the Pass Pass deck drawn as AisleRiot's card theme NAME (lattmann, orell, "
+                         "anglo_poker…: Debian's gnome-cards-data), a deck no one here drew")
     args = ap.parse_args(argv)
     if args.style == 2:
         from tests.bench import eval_vision_style2
 
         first = args.first_seed if args.first_seed != EVAL_SEED else eval_vision_style2.EVAL_SEED
-        return eval_vision_style2.main(args.scenes, first, calibrated=not args.no_calibration)
+        return eval_vision_style2.main(args.scenes, first, calibrated=not args.no_calibration,
+                                       theme=f"theme:{args.theme}" if args.theme else None)
     with tempfile.TemporaryDirectory() as tmp:
         models = enrol_all(Path(tmp))
         if args.tune:

@@ -11,6 +11,8 @@ Pass Pass, even Passe Éclair; design ``dark`` or ``bleed`` by (seed // 2) % 2; 
 ``KINDS[seed % 7]``; 1 + seed % 10 cards. By default each scene comes with its
 calibration shot (same camera and table, empty) and calibration; ``--no-calibration``
 runs the detector on edges and outline alone, as ``recognize`` does on loose photos.
+``--theme NAME`` (``eval_vision.py``) lays every scene with the Pass Pass deck drawn as
+AisleRiot's card theme NAME (:mod:`vision.synth2.themes`): a French deck no one here drew.
 
 False detections: reported outlines paired with no card (named or not).
 """
@@ -31,6 +33,7 @@ from vision.synth.evaluate import SceneScore, pair_up, score_scene
 from vision.synth2.faces import DESIGNS
 from vision.synth2.render import calibration_shot, enrolment_photo, table_scene
 from vision.synth2.tables import KINDS
+from vision.synth2.themes import is_theme
 
 ENROL_SEED = 4_000_000
 EVAL_SEED = 3_000_000
@@ -72,7 +75,7 @@ def _enrolment(deck: str, design: str, card: str) -> tuple[tuple[str, ...], tupl
     ids = deck_card_ids(deck)
     reasons = []
     for attempt in range(5):
-        seed = ENROL_SEED + 1000 * attempt + ids.index(card) + 100 * DESIGNS.index(design)
+        seed = ENROL_SEED + 1000 * attempt + ids.index(card) + 100 * (2 if is_theme(design) else DESIGNS.index(design))
         photo = enrolment_photo(card, design, seed)
         try:
             descriptor, flat = describe_photo(photo.image, f"{card}.jpg")
@@ -83,18 +86,20 @@ def _enrolment(deck: str, design: str, card: str) -> tuple[tuple[str, ...], tupl
     return tuple(reasons), None
 
 
-def enrol_style2(log=print) -> tuple[dict, dict]:
-    """Models per (deck, design) and enrolment figures (photos tried, refused by reason)."""
+def enrol_style2(log=print, pairs=None) -> tuple[dict, dict]:
+    """Models per (deck, design) (by default every deck in both designs) and enrolment figures
+    (photos tried, refused by reason)."""
     models, refused, shares = {}, collections.Counter(), []
-    for deck in DECKS:
-        for design in DESIGNS:
-            model = models[(deck, design)] = enrol_cards(deck, design, refused=refused, shares=shares)
-            log(f"enrolled {deck}/{design}: {len(model.cards)}/{len(deck_card_ids(deck))} faces")
+    for deck, design in pairs or [(deck, design) for deck in DECKS for design in DESIGNS]:
+        model = models[(deck, design)] = enrol_cards(deck, design, refused=refused, shares=shares)
+        log(f"enrolled {deck}/{design}: {len(model.cards)}/{len(deck_card_ids(deck))} faces")
     tried = sum(refused.values()) + len(shares)
     return models, {"tried": tried, "refused": dict(refused), "share": (min(shares), max(shares))}
 
 
-def evaluate(models, seeds, calibrated: bool = True, every: int = 0):
+def evaluate(models, seeds, calibrated: bool = True, every: int = 0, theme: str | None = None):
+    """Scores of the scenes ``seeds``; with ``theme`` (a ``theme:<name>`` design) every scene lays
+    the Pass Pass deck in that theme."""
     by_kind: dict[str, SceneScore] = collections.defaultdict(SceneScore)
     by_design: dict[str, SceneScore] = collections.defaultdict(SceneScore)
     phantoms_kind = collections.Counter()
@@ -102,7 +107,7 @@ def evaluate(models, seeds, calibrated: bool = True, every: int = 0):
     times = []
     plain = {key: CardRecogniser(m) for key, m in models.items()}
     for seed in seeds:
-        deck, design = deck_for(seed), design_for(seed)
+        deck, design = ("pass-pass", theme) if theme else (deck_for(seed), design_for(seed))
         scene = table_scene(seed, deck, design, 1 + seed % 10)
         if calibrated:
             bg = TableBackground.from_shot(calibration_shot(seed, deck, design, 1 + seed % 10),
@@ -139,15 +144,15 @@ def line(name: str, s: SceneScore, phantoms: int | None = None, scenes: int | No
     return out
 
 
-def main(scenes: int, first_seed: int = EVAL_SEED, calibrated: bool = True) -> int:
+def main(scenes: int, first_seed: int = EVAL_SEED, calibrated: bool = True, theme: str | None = None) -> int:
     t0 = time.perf_counter()
-    models, enrol = enrol_style2()
+    models, enrol = enrol_style2(pairs=[("pass-pass", theme)] if theme else None)
     print(f"enrolment photos tried {enrol['tried']}, refused {sum(enrol['refused'].values())}: {enrol['refused']}; "
           f"card share of the frame {enrol['share'][0]:.2f}..{enrol['share'][1]:.2f}")
     seeds = range(first_seed, first_seed + scenes)
-    print(f"style 2, seeds {seeds.start}..{seeds.stop - 1}, "
+    print(f"style 2{', Pass Pass in ' + theme if theme else ''}, seeds {seeds.start}..{seeds.stop - 1}, "
           f"{'with calibration shot and calibration' if calibrated else 'no calibration (edges and outline only)'}")
-    by_kind, by_design, phantoms, counts, times = evaluate(models, seeds, calibrated, every=250)
+    by_kind, by_design, phantoms, counts, times = evaluate(models, seeds, calibrated, every=250, theme=theme)
     total = SceneScore()
     for kind in KINDS:
         if kind in by_kind:

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.decks import CARD_SIZE_MM
+from vision.synth2.themes import THEME_PREFIX, is_theme, theme_face
 
 DESIGNS = ("dark", "bleed")
 S = 4.0   # pixels per mm of a drawn face
@@ -176,6 +177,8 @@ def _footballer_face(card: str, design: str) -> np.ndarray:
 
 @functools.lru_cache(maxsize=256)
 def _cached(card: str, design: str) -> tuple[np.ndarray, np.ndarray]:
+    if is_theme(design):
+        return theme_face(card, design[len(THEME_PREFIX):], (W, H))
     if design not in DESIGNS:
         raise ValueError(f"unknown design {design!r}")
     if card in ("dog", "michi") or card.split("-")[0] in PLAYER:
@@ -187,6 +190,7 @@ def _cached(card: str, design: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def draw_face(card: str, design: str) -> tuple[np.ndarray, np.ndarray]:
-    """(BGR face, alpha with rounded corners) of ``card`` in ``design``; copies, free to change."""
+    """(BGR face, alpha with rounded corners) of ``card`` in ``design`` (one of ``DESIGNS``, or
+    ``theme:<name>``, a deck drawn by others: :mod:`vision.synth2.themes`); copies, free to change."""
     face, alpha = _cached(card, design)
     return face.copy(), alpha.copy()

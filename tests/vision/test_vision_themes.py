@@ -1,0 +1,127 @@
+"""A deck no one here drew (vision.synth2.themes): AisleRiot's card themes as scene faces.
+
+The faces must be the cards they are said to be (a wrong cut would make the evaluation score a
+deck that is not there), and a missing theme or renderer says what to install.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.decks import deck_card_ids
+from vision.synth2 import themes
+from vision.synth2.faces import H, W, draw_face
+from vision.synth2.themes import ThemeUnavailable, theme_element
+
+
+def test_pass_pass_ids_are_laid_on_the_french_deck_kings_left_out():
+    assert theme_element("purple-1") == "club_1"
+    assert theme_element("blue-10") == "spade_10"
+    assert theme_element("green-11") == "diamond_jack"
+    assert theme_element("yellow-12") == "heart_queen"
+    elements = {theme_element(card) for card in deck_card_ids("pass-pass")}
+    assert len(elements) == 48 and not any("king" in e for e in elements)
+    with pytest.raises(ValueError, match="only that deck"):
+        theme_element("leon-fabi")
+
+
+def test_a_missing_theme_says_what_to_install(monkeypatch, tmp_path):
+    monkeypatch.setattr(themes, "THEMES_DIR", tmp_path)
+    themes._rasterised.cache_clear()
+    with pytest.raises(ThemeUnavailable, match="apt install gnome-cards-data"):
+        themes.theme_face("purple-1", "lattmann", (W, H))
+
+
+@pytest.fixture(scope="module")
+def installed():
+    if not (themes.THEMES_DIR / "lattmann.svgz").is_file():
+        pytest.skip("gnome-cards-data is not installed (setup.sh installs it)")
+
+
+def _red_share(face: np.ndarray) -> float:
+    """Share of the face's ink (pixels far from white) that is red, inside the card's dark outline."""
+    f = face[10:-10, 10:-10].astype(np.int16)
+    ink = f.sum(axis=2) < 600
+    red = ink & (f[:, :, 2] > f[:, :, 1] + 60)
+    return red.sum() / max(ink.sum(), 1)
+
+
+@pytest.mark.parametrize("theme", ["lattmann", "anglo_poker", "orell"])
+def test_every_face_is_a_whole_card_of_its_suit(installed, theme):
+    faces = {card: draw_face(card, f"theme:{theme}") for card in deck_card_ids("pass-pass")}
+    for card, (face, alpha) in faces.items():
+        assert face.shape == (H, W, 3) and alpha.shape == (H, W)
+        assert alpha[H // 2, W // 2] == 255 and alpha[0, 0] < 128   # rounded corners see-through
+        value = int(card.rsplit("-", 1)[1])
+        if value <= 10:   # the pip cards' ink is their suit's alone: red for hearts and diamonds
+            red = _red_share(face)
+            assert (red > 0.9) if card.startswith(("yellow", "green")) else (red < 0.02), (card, red)
+    prints = [face.astype(np.float32) for face, _ in faces.values()]
+    closest = min(np.abs(a - b).mean() for i, a in enumerate(prints) for b in prints[i + 1:])
+    assert closest > 1.0   # 48 different faces
+
+
+def test_a_card_its_theme_does_not_name_whole_is_cut_from_the_sheet(installed):
+    """Lattmann's ``club_8`` names a row, not the card: the 8 is cut from the 13 × 5 sheet. Its
+    ``club_7``, which has an element of its own, cut the same way, is that element."""
+    whole = themes._decoded(themes._rasterised("lattmann", "club_8", 2 * W))
+    assert not themes._whole_card(whole)
+    seven = themes._decoded(themes._rasterised("lattmann", "club_7", 2 * W)).astype(np.float32)
+    cut = themes._sheet_cell("lattmann", "club_7", 2 * W).astype(np.float32)
+    assert abs(cut.shape[0] - seven.shape[0]) <= 2 and abs(cut.shape[1] - seven.shape[1]) <= 2
+    h, w = min(cut.shape[0], seven.shape[0]), min(cut.shape[1], seven.shape[1])
+    assert np.abs(cut[:h, :w, :3] - seven[:h, :w, :3]).mean() < 6
+    eight, _ = draw_face("purple-8", "theme:lattmann")
+    seven_face, _ = draw_face("purple-7", "theme:lattmann")
+    nine, _ = draw_face("purple-9", "theme:lattmann")
+    ink = [int((f.sum(axis=2) < 300).sum()) for f in (seven_face, eight, nine)]
+    assert ink[0] < ink[1] < ink[2]   # one pip more than the 7, one fewer than the 9
+
+
+LATTMANN = "theme:lattmann"
+
+
+@pytest.fixture(scope="module")
+def lattmann_model(installed):
+    """The 48 cards enrolled from close-up photos of the theme's faces, as the evaluation enrols them."""
+    from tests.bench.eval_vision_style2 import enrol_cards
+
+    return enrol_cards("pass-pass", LATTMANN)
+
+
+def _read(model, seed: int):
+    from vision.background import TableBackground
+    from vision.detect import CardDetector
+    from vision.recognise import CardRecogniser
+    from vision.synth.evaluate import pair_up
+    from vision.synth2.render import calibration_shot, table_scene
+
+    count = 1 + seed % 10
+    scene = table_scene(seed, "pass-pass", LATTMANN, count)
+    background = TableBackground.from_shot(calibration_shot(seed, "pass-pass", LATTMANN, count),
+                                           table_to_image=scene.table_to_image)
+    matches = CardRecogniser(model, CardDetector(background=background)).recognise(scene.image)
+    return scene, [(scene.cards[i] if i is not None else None, matches[j] if j is not None else None)
+                   for i, j in pair_up(scene.cards, matches)]
+
+
+def test_a_deck_no_one_here_drew_is_read_on_a_white_table(lattmann_model):
+    """Evaluation scene 3,100,303: a 7 of spades, a 9 of diamonds, a 5 of clubs and the scanned queen of
+    hearts of an old Berlin deck, every one whole on a white table: each is named, and rightly."""
+    scene, pairs = _read(lattmann_model, 3_100_303)
+    assert scene.kind == "white"
+    seen = {truth.card: (match.card if match else None) for truth, match in pairs if truth is not None}
+    assert seen == {"blue-7": "blue-7", "green-9": "green-9", "purple-5": "purple-5", "yellow-12": "yellow-12"}
+    assert all(truth is not None for truth, _ in pairs)   # nothing else taken for a card
+
+
+@pytest.mark.xfail(strict=True, reason="known defect (vision/README.md, forty-second session): a pip card partly "
+                                       "under another shows only pips a lower card of its suit also has")
+def test_a_nine_half_under_a_card_is_not_taken_for_its_seven(lattmann_model):
+    """Evaluation scene 3,100,216: a 9 of diamonds partly under another card is named the 7 of diamonds,
+    whose pips are all among what shows."""
+    _, pairs = _read(lattmann_model, 3_100_216)
+    nine = [match for truth, match in pairs if truth is not None and truth.card == "green-9"]
+    assert len(nine) == 1
+    assert all(match is None or match.card in (None, "green-9") for match in nine)
