@@ -8,8 +8,9 @@ carry scans of old printed court cards. A theme is a scene design ``theme:<name>
 scene of the second style can be laid with a deck whose look-alikes are a real deck's
 (a 6 and a 7 of hearts differ by one pip; hearts and diamonds share their ink).
 
-    >>> face, alpha = theme_face("yellow-12", "lattmann")  # doctest: +SKIP
-    >>> face.shape, alpha.shape                              # the queen of hearts
+    >>> from vision.synth2.faces import draw_face
+    >>> face, alpha = draw_face("yellow-12", "theme:lattmann")   # the queen of hearts
+    >>> face.shape, alpha.shape
     ((352, 252, 3), (352, 252))
 
 Each card is rasterised by ``rsvg-convert`` (Debian's ``librsvg2-bin``) from its element
