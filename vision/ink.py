@@ -136,15 +136,24 @@ MAX_LEAN = 0.15      # the card leaning this far towards the rival's colours (se
 # (24, all Pass Pass inks) -0.22 or less
 MIN_FAVOUR = 0.15
 CHROMA_BLUR = 1.0    # px at 63×88: a corner half a pixel off must not change the colour read
+# A near-black pixel's log colour is mostly the camera's noise (the log of a small value) and the black's own
+# cast: black pips of a French deck (vision.synth2.themes) against paper differed by up to 0.7 there, and the
+# colours' veto refused right clubs for spades. Its colour counts not at all under HUE_DARK of its paper's light,
+# fully from HUE_LIT. Every pair of faces of styles 1 and 2 still differs by 0.4 or more (MIN_DIFF 0.15);
+# a French deck's black pip cards by under 0.3
+HUE_DARK, HUE_LIT = 0.15, 0.35
 PAIRS_KEPT = 4096    # DifferenceHue's prepared pairs (a few kB each): forgotten all at once beyond this
 
 
 def chroma(flat: np.ndarray) -> np.ndarray:
-    """Log colour of a rectified card with its light and its grey taken out (h, w, 3), rim left out."""
+    """Log colour of a rectified card with its light and its grey taken out (h, w, 3), rim left out;
+    none where the print is near black (HUE_DARK, HUE_LIT)."""
     if flat.shape[1::-1] != RECT_SIZE:
         flat = cv2.resize(flat, RECT_SIZE, interpolation=cv2.INTER_AREA)
-    log = np.log(flatten_light(flat))
-    c = cv2.GaussianBlur(log - log.mean(axis=2, keepdims=True), (0, 0), CHROMA_BLUR)
+    share = flatten_light(flat)
+    log = np.log(share)
+    lit = np.clip((share.mean(axis=2, keepdims=True) - HUE_DARK) / (HUE_LIT - HUE_DARK), 0.0, 1.0)
+    c = cv2.GaussianBlur((log - log.mean(axis=2, keepdims=True)) * lit, (0, 0), CHROMA_BLUR)
     return c[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX]
 
 

@@ -40,6 +40,12 @@ ON_TOP_MARGIN = 0.1    # by this much more alike the image there (a correlation)
 # fully visible card (vision/README.md, thirty-ninth session)
 TELL_SEEN = 0.3
 SEEN_SHIFT = 2
+# where a card's own print is blank but its look-alike's is not (a 4 of clubs against its 5, whose middle pip
+# lies where the 4 has paper), a correlation with blank paper is noise: what must show there is paper, the
+# image plainer than halfway between the two prints (contrast: RMS as a share of the paper's light). Blank:
+# under this contrast; camera noise is about 0.02. Tells of style 1 and 2 have 0.06 or more, so their checks
+# are the correlation's as before; a French deck's pip cards have tells of 0.005-0.05 (vision.synth2.themes)
+BLANK_TELL = 0.05
 
 
 class Tells:
@@ -51,13 +57,15 @@ class Tells:
         self.faces = {c: _flat(f) for c, f in faces.items()}
         self._inner = np.zeros(RECT_SIZE[::-1], bool)
         self._inner[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX] = True
-        self._told: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}   # unseen(): each tell's pixels, its face there
+        # unseen(): each tell's pixels, its face there, and for a blank one the most contrast that shows it
+        self._told: dict[str, list[tuple[np.ndarray, np.ndarray, float | None]]] = {}
         families: dict[str, list[str]] = {}
         for card in self.faces:
             parts = id_parts(card)
             if parts is not None:
                 families.setdefault(parts[0], []).append(card)
         self.tells: dict[str, list[np.ndarray]] = {}
+        self._rivals: dict[str, list[str]] = {}   # the look-alike of each of ``tells[card]``
         for members in families.values():
             for a in members:
                 for b in members:
@@ -67,6 +75,7 @@ class Tells:
                     differs = np.abs(self.faces[a] - other).max(axis=2) > TELL_LEVEL
                     if differs.any():
                         self.tells.setdefault(a, []).append(differs)
+                        self._rivals.setdefault(a, []).append(b)
 
     def unseen(self, frame: np.ndarray, match) -> bool:
         """True if, where ``match``'s face differs from one of its look-alikes (MIN_TOLD px or more, inside
@@ -78,25 +87,34 @@ class Tells:
             return False
         flat = _flat(rectify(frame, match.corners), blur=False)
         pixels, shifted = flat.reshape(-1, 3), None
-        for idx, ours in tells:
-            if _likeness(pixels[idx], ours) >= TELL_SEEN:
+        for idx, ours, plain in tells:
+            if _shows(pixels[idx][None], ours, plain)[0]:
                 continue   # as it lies (nearly every card read right): no shift needed
             if shifted is None:
                 k, (h, w) = SEEN_SHIFT, flat.shape[:2]
                 wide = cv2.copyMakeBorder(flat, k, k, k, k, cv2.BORDER_REPLICATE)
                 shifted = np.stack([wide[dy:dy + h, dx:dx + w].reshape(-1, 3)
                                     for dy in range(2 * k + 1) for dx in range(2 * k + 1)])
-            if float(_likenesses(shifted[:, idx], ours).max()) < TELL_SEEN:
+            if not _shows(shifted[:, idx], ours, plain).any():
                 return True
         return False
 
     def prepare(self, card: str) -> None:
-        """Makes what :meth:`unseen` needs of ``card`` (each tell's pixels, as flat indices, and the named
-        face's colours there), if not made yet: the first time it is needed, or ahead of it."""
+        """Makes what :meth:`unseen` needs of ``card`` (each tell's pixels, as flat indices, the named face's
+        colours there and, where that face is blank, the most contrast that shows it: halfway to the
+        look-alike's), if not made yet: the first time it is needed, or ahead of it."""
         if card not in self._told:
-            ours = self.faces[card].reshape(-1, 3)
-            where = (np.flatnonzero(tell & self._inner) for tell in self.tells.get(card, []))
-            self._told[card] = [(idx, ours[idx] - ours[idx].mean(axis=0)) for idx in where if len(idx) >= MIN_TOLD]
+            face = self.faces[card]
+            ours = face.reshape(-1, 3)
+            self._told[card] = []
+            for tell, rival in zip(self.tells.get(card, []), self._rivals.get(card, [])):
+                idx = np.flatnonzero(tell & self._inner)
+                if len(idx) < MIN_TOLD:
+                    continue
+                blank = float(_contrasts(ours[idx][None])[0])
+                theirs = _turned_like(self.faces[rival], face).reshape(-1, 3)[idx]
+                plain = (blank + float(_contrasts(theirs[None])[0])) / 2 if blank < BLANK_TELL else None
+                self._told[card].append((idx, ours[idx] - ours[idx].mean(axis=0), plain))
 
     def hidden(self, frame: np.ndarray, match, others) -> bool:
         """True if COVERED_TELL of what tells ``match`` from one of its look-alikes lies under one of
@@ -148,6 +166,18 @@ def _turned_like(face: np.ndarray, ref: np.ndarray) -> np.ndarray:
     way round its photo lay, and half of a family's faces were stored turned against the others."""
     turned = face[::-1, ::-1]
     return turned if float(np.abs(turned - ref).mean()) < float(np.abs(face - ref).mean()) else face
+
+
+def _shows(seen: np.ndarray, ours: np.ndarray, plain: float | None) -> np.ndarray:
+    """Whether each of several sets of pixels ``seen`` (k, n, 3) at a tell shows the card's own print there:
+    plainer than ``plain`` where that print is blank (BLANK_TELL), else like it, ``ours`` (TELL_SEEN)."""
+    return _contrasts(seen) < plain if plain is not None else _likenesses(seen, ours) >= TELL_SEEN
+
+
+def _contrasts(seen: np.ndarray) -> np.ndarray:
+    """Contrast of each of several sets of colour pixels ``seen`` (k, n, 3): the RMS of their colours about
+    their mean, as a share of the paper's light (0 on blank paper)."""
+    return np.sqrt(((seen - seen.mean(axis=1, keepdims=True)) ** 2).sum(axis=2).mean(axis=1))
 
 
 def _likenesses(seen: np.ndarray, face: np.ndarray) -> np.ndarray:

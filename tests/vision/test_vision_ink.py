@@ -141,12 +141,34 @@ def greens_under_a_warm_light() -> CardRecogniser:
 
 @pytest.mark.parametrize("card", ["green-8", "green-12"])
 def test_a_green_is_not_refused_for_leaning_towards_a_green(greens_under_a_warm_light, card, monkeypatch):
-    # development scene 1433 (a photographed table, a warm cast): the green 8 leans -0.16 towards the
+    # development scene 1433 (a photographed table, a warm cast): the green 8 leant -0.16 towards the
     # green 4, the green 12 -0.17 towards the green 10, where the two faces differ (which is only
-    # where the ink lies); the full-size check puts both on their own face's side
+    # where the ink lies), while their near-black pixels' colour counted; the full-size check puts both
+    # on their own face's side
     scene = table_scene(1433, "pass-pass", "dark", 1 + 1433 % 10)
     truth = next(c for c in scene.cards if c.card == card)
     assert greens_under_a_warm_light.identify(scene.image, truth.corners).card == card
     monkeypatch.setattr(recognise, "HUE_VETO_SAME_INK", True)
-    m = greens_under_a_warm_light.identify(scene.image, truth.corners)
+    assert greens_under_a_warm_light.identify(scene.image, truth.corners).card == card   # no colour there now
+    monkeypatch.setattr(ink, "HUE_DARK", -1.0)   # every pixel's colour counted, the darkest too
+    monkeypatch.setattr(ink, "HUE_LIT", 0.0)
+    m = CardRecogniser(greens_under_a_warm_light.model, in_play_only=True).identify(scene.image, truth.corners)
     assert m.card is None and m.best == card, (m.best, m.confidence, m.margin)
+
+
+def test_a_near_black_ink_has_no_colour_for_the_veto(monkeypatch):
+    """A French deck's black pips (vision.synth2.themes): a club and a spade differ only in where a near-black
+    ink lies. Seen under another lamp, the club's black turns cold where the enrolled one was warm; its colour
+    there is the camera's, so the colours' veto has nothing to say (HUE_DARK, HUE_LIT)."""
+    import cv2
+    import numpy as np
+
+    paper = np.full((88, 63, 3), 225, np.uint8)
+    club, spade, seen = paper.copy(), paper.copy(), paper.copy()
+    cv2.circle(club, (20, 30), 9, (38, 44, 54), -1)    # a warm black
+    cv2.circle(spade, (20, 58), 9, (38, 44, 54), -1)
+    cv2.circle(seen, (20, 30), 9, (54, 44, 38), -1)    # the club, its black cold under this lamp
+    assert DifferenceHue({"club": club, "spade": spade}).rival(seen, "club", ["spade"]) is None
+    monkeypatch.setattr(ink, "HUE_DARK", -1.0)   # every pixel's colour counted, the darkest too
+    monkeypatch.setattr(ink, "HUE_LIT", 0.0)
+    assert DifferenceHue({"club": club, "spade": spade}).rival(seen, "club", ["spade"]) == "spade"

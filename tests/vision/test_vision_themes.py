@@ -125,3 +125,27 @@ def test_a_nine_half_under_a_card_is_not_taken_for_its_seven(lattmann_model):
     nine = [match for truth, match in pairs if truth is not None and truth.card == "green-9"]
     assert len(nine) == 1
     assert all(match is None or match.card in (None, "green-9") for match in nine)
+
+
+def test_a_four_of_clubs_shows_paper_where_its_five_has_a_pip(lattmann_model):
+    """Evaluation scene 3,100,109: a 4 of clubs, whole. Where it differs from its 5 (the 5's middle pip) its
+    own print is blank paper: what must show there is paper, not a likeness to blank paper (noise), so it is
+    named (vision.tells.BLANK_TELL)."""
+    _, pairs = _read(lattmann_model, 3_100_109)
+    four = [match for truth, match in pairs if truth is not None and truth.card == "purple-4"]
+    assert len(four) == 1 and four[0] is not None and four[0].card == "purple-4"
+
+
+def test_a_five_of_clubs_does_not_show_the_paper_of_a_four(lattmann_model):
+    """Evaluation scene 3,100,113: a 5 of clubs, whole. Taken for the 4 of clubs, its middle pip lies where
+    the 4's print is blank: the 4's tell does not show, and a 4 would not be named there."""
+    from dataclasses import replace
+
+    from vision.tells import Tells
+
+    scene, pairs = _read(lattmann_model, 3_100_113)
+    five = next(match for truth, match in pairs if truth is not None and truth.card == "purple-5")
+    assert five.card == "purple-5"
+    tells = Tells(lattmann_model.faces)
+    assert not tells.unseen(scene.image, five)
+    assert tells.unseen(scene.image, replace(five, card="purple-4"))
