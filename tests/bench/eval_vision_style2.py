@@ -74,7 +74,7 @@ def _enrolment(deck: str, design: str, card: str) -> tuple[tuple[str, ...], tupl
     so is GrabCut (vision.closeup), so it never changes, and the tests enrol the same faces many times."""
     ids = deck_card_ids(deck)
     reasons = []
-    for attempt in range(5):
+    for attempt in range(5):   # a theme's photos are seeded as a third design's would be
         seed = ENROL_SEED + 1000 * attempt + ids.index(card) + 100 * (2 if is_theme(design) else DESIGNS.index(design))
         photo = enrolment_photo(card, design, seed)
         try:

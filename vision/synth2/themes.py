@@ -14,7 +14,8 @@ scene of the second style can be laid with a deck whose look-alikes are a real d
     ((352, 252, 3), (352, 252))
 
 Each card is rasterised by ``rsvg-convert`` (Debian's ``librsvg2-bin``) from its element
-id, which every AisleRiot theme names alike (``club_1`` … ``heart_queen``).
+id (``club_1`` … ``heart_queen``); where a theme gives that id to a row or a part of the card
+(lattmann's 8s, orell's diamonds), the card is cut from its cell of the theme's 13 × 5 sheet.
 """
 
 from __future__ import annotations
