@@ -43,6 +43,11 @@ MIN_SHARE = 0.01           # of the frame: smaller outlines are print on a card,
 # something bigger, the print of a card whose own edge was lost (style-1 close-ups: at most
 # 1.29 of 140, the card and its shadow; a footballer's shirt on a full-bleed card: 3.3)
 ENCLOSED_SHARE = 2.0
+# something off the table elsewhere, this many times an outline's area, while the outline lies on the
+# table's colour: the outline is the table's own pattern (a brick of a brick table taken for the card in an
+# underexposed close-up of a queen of hearts, the card itself missed: forty-second session), the card is
+# elsewhere. The same round value as ENCLOSED_SHARE, not tuned
+OUTWEIGHED_SHARE = 2.0
 
 
 def grabcut_quad(image: np.ndarray) -> np.ndarray | None:
@@ -108,14 +113,16 @@ def card_outlines(image: np.ndarray, detector: CardDetector | None = None) -> li
     biggest = max(quads, key=lambda q: cv2.contourArea(q.astype(np.float32))) if quads else None
     table = _table_colour(image) if biggest is not None else None   # (edge pixels, their median): once
     blobs = _off_table_blobs(image, table) if biggest is not None else None
-    if biggest is None or not _table_around(image, table[1], biggest) or _enclosed(blobs, biggest):
+    if (biggest is None or not _table_around(image, table[1], biggest) or _enclosed(blobs, biggest)
+            or _outweighed(blobs, biggest)):
         # nothing, or only something lying inside something else (a card's printed field):
         # GrabCut is slow (0.1-0.5 s), so only then
         cut = grabcut_quad(image)
         if cut is not None:
             quads.append(cut)
         else:   # what was found is print on a card whose own outline is lost: not a card
-            quads = [q for q in quads if _table_around(image, table[1], q) and not _enclosed(blobs, q)]
+            quads = [q for q in quads if _table_around(image, table[1], q) and not _enclosed(blobs, q)
+                     and not _outweighed(blobs, q)]
     if not quads:
         return []
     areas = [float(cv2.contourArea(q.astype(np.float32))) for q in quads]
@@ -157,6 +164,16 @@ def _enclosed(blobs: tuple[np.ndarray, np.ndarray], corners: np.ndarray) -> bool
     blob = labels[y, x]
     area = cv2.contourArea(np.asarray(corners, np.float32))
     return bool(blob) and area > 0 and stats[blob, cv2.CC_STAT_AREA] >= ENCLOSED_SHARE * area
+
+
+def _outweighed(blobs: tuple[np.ndarray, np.ndarray], corners: np.ndarray) -> bool:
+    """True when ``corners`` lie on the table's colour (on no ``_off_table_blobs`` blob) while a blob elsewhere
+    covers OUTWEIGHED_SHARE times their area: the outline is a pattern of the table, the card lies elsewhere."""
+    labels, stats = blobs
+    x, y = np.clip(np.round(corners.mean(axis=0)).astype(int), 0, [labels.shape[1] - 1, labels.shape[0] - 1])
+    area = cv2.contourArea(np.asarray(corners, np.float32))
+    return (not labels[y, x] and len(stats) > 1 and area > 0
+            and int(stats[1:, cv2.CC_STAT_AREA].max()) >= OUTWEIGHED_SHARE * area)
 
 
 def _table_around(image: np.ndarray, table: np.ndarray, corners: np.ndarray, max_distance: float = 40.0) -> bool:
