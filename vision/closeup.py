@@ -115,12 +115,12 @@ def card_outlines(image: np.ndarray, detector: CardDetector | None = None) -> li
     blobs = _off_table_blobs(image, table) if biggest is not None else None
     if (biggest is None or not _table_around(image, table[1], biggest) or _enclosed(blobs, biggest)
             or _outweighed(blobs, biggest)):
-        # nothing, or only something lying inside something else (a card's printed field):
-        # GrabCut is slow (0.1-0.5 s), so only then
+        # nothing, or only something lying inside something else (a card's printed field), or a pattern of
+        # the table: GrabCut is slow (0.1-0.5 s), so only then
         cut = grabcut_quad(image)
         if cut is not None:
             quads.append(cut)
-        else:   # what was found is print on a card whose own outline is lost: not a card
+        else:   # what was found is print on a card whose own outline is lost, or the table: not a card
             quads = [q for q in quads if _table_around(image, table[1], q) and not _enclosed(blobs, q)
                      and not _outweighed(blobs, q)]
     if not quads:
@@ -159,21 +159,24 @@ def _off_table_blobs(image: np.ndarray, table: tuple[np.ndarray, np.ndarray]) ->
 def _enclosed(blobs: tuple[np.ndarray, np.ndarray], corners: np.ndarray) -> bool:
     """True when what differs from the table around ``corners`` (``_off_table_blobs``)
     covers ENCLOSED_SHARE times its area: it lies on something bigger than itself."""
-    labels, stats = blobs
-    x, y = np.clip(np.round(corners.mean(axis=0)).astype(int), 0, [labels.shape[1] - 1, labels.shape[0] - 1])
-    blob = labels[y, x]
-    area = cv2.contourArea(np.asarray(corners, np.float32))
-    return bool(blob) and area > 0 and stats[blob, cv2.CC_STAT_AREA] >= ENCLOSED_SHARE * area
+    blob, area = _blob_under(blobs, corners)
+    return bool(blob) and area > 0 and blobs[1][blob, cv2.CC_STAT_AREA] >= ENCLOSED_SHARE * area
 
 
 def _outweighed(blobs: tuple[np.ndarray, np.ndarray], corners: np.ndarray) -> bool:
     """True when ``corners`` lie on the table's colour (on no ``_off_table_blobs`` blob) while a blob elsewhere
     covers OUTWEIGHED_SHARE times their area: the outline is a pattern of the table, the card lies elsewhere."""
-    labels, stats = blobs
-    x, y = np.clip(np.round(corners.mean(axis=0)).astype(int), 0, [labels.shape[1] - 1, labels.shape[0] - 1])
-    area = cv2.contourArea(np.asarray(corners, np.float32))
-    return (not labels[y, x] and len(stats) > 1 and area > 0
+    blob, area = _blob_under(blobs, corners)
+    stats = blobs[1]
+    return (not blob and len(stats) > 1 and area > 0
             and int(stats[1:, cv2.CC_STAT_AREA].max()) >= OUTWEIGHED_SHARE * area)
+
+
+def _blob_under(blobs: tuple[np.ndarray, np.ndarray], corners: np.ndarray) -> tuple[int, float]:
+    """(the ``_off_table_blobs`` label under the middle of ``corners``, 0 for the table; their area)."""
+    labels = blobs[0]
+    x, y = np.clip(np.round(corners.mean(axis=0)).astype(int), 0, [labels.shape[1] - 1, labels.shape[0] - 1])
+    return int(labels[y, x]), float(cv2.contourArea(np.asarray(corners, np.float32)))
 
 
 def _table_around(image: np.ndarray, table: np.ndarray, corners: np.ndarray, max_distance: float = 40.0) -> bool:
