@@ -51,7 +51,7 @@ BLANK_TELL = 0.05
 class Tells:
     """The tells of each enrolled face: for each look-alike (a card of its family, the same ``a`` of
     ``a-b``: a Pass Pass ink's other values, a Passe Éclair player with another medallion;
-    :func:`vision.ghosts.id_parts`), where the two faces differ, a mask at RECT_SIZE."""
+    :func:`vision.ghosts.id_parts`), where the two faces differ (a mask at RECT_SIZE) and that look-alike."""
 
     def __init__(self, faces: dict[str, np.ndarray]):
         self.faces = {c: _flat(f) for c, f in faces.items()}
@@ -64,8 +64,7 @@ class Tells:
             parts = id_parts(card)
             if parts is not None:
                 families.setdefault(parts[0], []).append(card)
-        self.tells: dict[str, list[np.ndarray]] = {}
-        self._rivals: dict[str, list[str]] = {}   # the look-alike of each of ``tells[card]``
+        self.tells: dict[str, list[tuple[np.ndarray, str]]] = {}
         for members in families.values():
             for a in members:
                 for b in members:
@@ -74,8 +73,7 @@ class Tells:
                     other = _turned_like(self.faces[b], self.faces[a])
                     differs = np.abs(self.faces[a] - other).max(axis=2) > TELL_LEVEL
                     if differs.any():
-                        self.tells.setdefault(a, []).append(differs)
-                        self._rivals.setdefault(a, []).append(b)
+                        self.tells.setdefault(a, []).append((differs, b))
 
     def unseen(self, frame: np.ndarray, match) -> bool:
         """True if, where ``match``'s face differs from one of its look-alikes (MIN_TOLD px or more, inside
@@ -107,7 +105,7 @@ class Tells:
             face = self.faces[card]
             ours = face.reshape(-1, 3)
             self._told[card] = []
-            for tell, rival in zip(self.tells.get(card, []), self._rivals.get(card, [])):
+            for tell, rival in self.tells.get(card, []):
                 idx = np.flatnonzero(tell & self._inner)
                 if len(idx) < MIN_TOLD:
                     continue
@@ -132,7 +130,7 @@ class Tells:
             over = np.zeros(RECT_SIZE[::-1], np.uint8)
             quad = cv2.perspectiveTransform(np.float32(other.corners).reshape(-1, 1, 2), to_flat)
             cv2.fillConvexPoly(over, np.round(quad.reshape(-1, 2)).astype(np.int32), 1)
-            if not any((tell & over.astype(bool)).sum() >= COVERED_TELL * tell.sum() for tell in tells):
+            if not any((tell & over.astype(bool)).sum() >= COVERED_TELL * tell.sum() for tell, _ in tells):
                 continue
             # which lies on top is told a few px inside both outlines: an outline found a little wide takes in
             # the other card's print beside it

@@ -54,7 +54,7 @@ def test_a_cards_look_alikes_are_its_familys(tells):
     # marlon-leon's tells: where marlon-rocce, marlon-fabi and marlon-vanessa differ from it (not vanessa-leon,
     # another player with the same medallion): the medallion, under a tenth of the card (0.6-3.8 % here)
     assert len(tells[438].tells["marlon-leon"]) == 3
-    assert all(0 < t.mean() < 0.1 for t in tells[438].tells["marlon-leon"])
+    assert all(0 < t.mean() < 0.1 for t, _ in tells[438].tells["marlon-leon"])
     assert len(tells[827].tells["purple-12"]) == 11 and "yellow-7" not in tells[827].tells
 
 
@@ -77,7 +77,9 @@ def test_a_tell_is_where_two_faces_differ_whatever_light_and_way_round_they_were
     faces, _, _ = _medallion_faces()
     # the green-medallion face photographed under a warmer, dimmer light and stored turned
     warm = (faces["leon-rocce"] * np.float32([0.65, 0.85, 0.95])).astype(np.uint8)[::-1, ::-1]
-    tell = Tells({"leon-fabi": faces["leon-fabi"], "leon-rocce": np.ascontiguousarray(warm)}).tells["leon-fabi"][0]
+    tells = Tells({"leon-fabi": faces["leon-fabi"], "leon-rocce": np.ascontiguousarray(warm)})
+    tell, rival = tells.tells["leon-fabi"][0]
+    assert rival == "leon-rocce"
     medallion = np.zeros(tell.shape, np.uint8)
     cv2.circle(medallion, (48, 74), 9, 1, -1)
     assert tell.any() and not (tell & ~medallion.astype(bool)).any()         # the medallion and nothing else
