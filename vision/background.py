@@ -51,9 +51,17 @@ BLOB_SIDE_RANGE = (0.75, 1.18)
 # are a card's (CUT_SHORT_SIDES) is a card with one end lost: in the cloth, under a shadow, or
 # an outline fitted to a look-alike's print (style-2 fresh seeds 3,014,500..3,016,499: three
 # purple 6s and 8s named each other at 79-83 mm; development seeds 100..699: no right name this
-# short, and a dark-bordered card seen inside its border is short on both sides)
+# short, and a dark-bordered card seen inside its border is short on both sides). Cut shorter than
+# its width, its longer sides are the card's width (within CUT_SHORT_SIDES either way): a 9 of a
+# French deck a third under another card, read as its 7 at 58 x 63 mm (vision/README.md,
+# forty-third session)
 CUT_LONG = 0.95
 CUT_SHORT_SIDES = 0.96
+# an outline a card's length long (CUT_LONG) but narrower than this share of its width is a card with one
+# side lost under another: a 6 of hearts with one column of pips under a card, its other column read as
+# the 3, at 49 x 87 mm; right names of partly hidden cards were read at 54-56 mm (vision/README.md,
+# forty-third session). Drawn out to its width, it is read whole or not named
+CUT_NARROW = 0.9
 # an unnamed outline whose fine detail correlates this much with the empty table's there is the table
 # (glare or a change of light lifted it from the calibration shot), where the table has detail enough
 # (style-2 development seeds 100..1699: cards 0.36 at most, false detections on patterned and
@@ -240,35 +248,56 @@ class TableBackground:
         return CARD_AREA_RANGE[0] * expected <= area <= CARD_AREA_RANGE[1] * expected
 
     def cut_short(self, corners: np.ndarray) -> bool:
-        """True when the outline ``corners`` (full-size px) is a card with one end lost (CUT_LONG);
-        always False without calibration."""
-        if self.table_to_image is None:
-            return False
-        short, long_ = sorted(_pair_lengths(self._to_table(corners)))
-        cw, ch = sorted(self.card_mm)
-        return long_ < CUT_LONG * ch and short >= CUT_SHORT_SIDES * cw
+        """True when the outline ``corners`` (full-size px) is a card with one end lost (CUT_LONG) or one
+        side (CUT_NARROW); always False without calibration."""
+        return self.table_to_image is not None and bool(self._cuts(self._to_table(corners)))
 
     def drawn_out(self, corners: np.ndarray) -> list[np.ndarray]:
-        """The outline ``corners`` (full-size px) drawn out to a card's length on the table, at one
-        end and at the other (none without calibration).
+        """The outline ``corners`` (full-size px) made a whole card's on the table: for each way it may have
+        been cut (:meth:`_cuts`; if none, its longer sides drawn out to a card's length), drawn out at one end
+        and at the other (none without calibration).
 
             >>> bg = TableBackground(np.zeros((4, 4, 3), np.uint8), 1, np.eye(3), card_mm=(63, 88))
             >>> [a.round().astype(int).tolist() for a in bg.drawn_out(np.float32([[0, 0], [63, 0], [63, 80], [0, 80]]))]
             [[[0, 0], [63, 0], [63, 88], [0, 88]], [[0, -8], [63, -8], [63, 80], [0, 80]]]
+            >>> len(bg.drawn_out(np.float32([[0, 0], [63, 0], [63, 40], [0, 40]])))   # cut below its width
+            2
+            >>> bg.drawn_out(np.float32([[0, 0], [40, 0], [40, 88], [0, 88]]))[1].round().astype(int).tolist()
+            [[-23, 0], [40, 0], [40, 88], [-23, 88]]
         """
         if self.table_to_image is None:
             return []
         t = self._to_table(corners)
-        first, second = _pair_lengths(t)
-        turn = 0 if first >= second else 1   # turned so that sides t0-t1 and t2-t3 are the long ones
-        t = np.roll(t, -turn, axis=0)
-        grow = max(self.card_mm) - max(first, second)
-        along_1 = (t[1] - t[0]) / np.linalg.norm(t[1] - t[0])
-        along_2 = (t[2] - t[3]) / np.linalg.norm(t[2] - t[3])
-        ends = (t + grow * np.array([[0, 0], along_1, along_2, [0, 0]]),     # the end t1-t2 drawn out
-                t - grow * np.array([along_1, [0, 0], [0, 0], along_2]))    # the end t3-t0
-        return [cv2.perspectiveTransform(np.roll(e, turn, axis=0).reshape(-1, 1, 2),
-                                         self.table_to_image).reshape(4, 2).astype(np.float32) for e in ends]
+        lengths = _pair_lengths(t)
+        out = []
+        for turn, goal in self._cuts(t) or [(int(lengths[1] > lengths[0]), max(self.card_mm))]:
+            u = np.roll(t, -turn, axis=0)   # turned so that sides u0-u1 and u2-u3 are the ones drawn out
+            grow = goal - lengths[turn]
+            along_1 = (u[1] - u[0]) / np.linalg.norm(u[1] - u[0])
+            along_2 = (u[2] - u[3]) / np.linalg.norm(u[2] - u[3])
+            for end in (u + grow * np.array([[0, 0], along_1, along_2, [0, 0]]),     # the end u1-u2 drawn out
+                        u - grow * np.array([along_1, [0, 0], [0, 0], along_2])):    # the end u3-u0
+                out.append(cv2.perspectiveTransform(np.roll(end, turn, axis=0).reshape(-1, 1, 2),
+                                                    self.table_to_image).reshape(4, 2).astype(np.float32))
+        return out
+
+    def _cuts(self, t: np.ndarray) -> list[tuple[int, float]]:
+        """How the outline ``t`` (mm) may be a card cut short: each as (which pair of sides was cut, 0 for
+        sides 0 and 2, 1 for sides 1 and 3; the length that pair should have). Its length cut short
+        (CUT_LONG) while the other pair is the card's width (CUT_SHORT_SIDES; the longer pair, when cut below
+        the width), the shorter pair taken for the width first; else its width cut narrow (CUT_NARROW) beside
+        a card's length."""
+        lengths = _pair_lengths(t)
+        cw, ch = sorted(self.card_mm)
+        out = []
+        for width in sorted((0, 1), key=lambda k: lengths[k]):
+            w, length = lengths[width], lengths[1 - width]
+            if length < CUT_LONG * ch and w >= CUT_SHORT_SIDES * cw and (w <= length or w * CUT_SHORT_SIDES <= cw):
+                out.append((1 - width, ch))
+        narrow = int(lengths[1] < lengths[0])
+        if not out and CUT_LONG <= lengths[1 - narrow] / ch <= 1 / CUT_LONG and lengths[narrow] < CUT_NARROW * cw:
+            out.append((narrow, cw))
+        return out
 
     def shows_table(self, frame: np.ndarray, corners: np.ndarray) -> bool:
         """True when the inside of ``corners`` (full-size px) is the empty table's own pattern

@@ -16,8 +16,9 @@ deck's border back (:mod:`vision.border`), so that every face is read the same w
 With a deck enrolled in part, the faces of the cards not enrolled are pieced together from
 the others (:mod:`vision.ghosts`): rivals that are never named; an enrolled card that a card
 neither enrolled nor pieced together may look like is not named either.
-With the empty table known, an outline whose long sides fall short of a card's (one end lost
-in the cloth or a shadow) is read drawn out to a card's length (``TableBackground.cut_short``).
+With the empty table known, an outline short of a card's length or width (one end or side lost
+in the cloth, a shadow or under another card) is read drawn out to a card's size
+(``TableBackground.cut_short``).
 
     >>> rec = CardRecogniser(CardModel.load("models/pass-pass"))  # doctest: +SKIP
     >>> [(m.card, round(m.confidence, 2)) for m in rec.recognise(frame)]  # doctest: +SKIP
@@ -842,11 +843,13 @@ class CardRecogniser:
         return out
 
     def _whole_length(self, frame: np.ndarray, m: CardMatch) -> Steps[CardMatch]:
-        """``m``, unless its outline is a card cut short at one end (the table known: the end lost in
-        the cloth or a shadow, or a fit to a look-alike's print): then the first reading of the outline
-        drawn out to a card's length, at one end or the other, that names a card of a card's length;
-        else ``m`` unnamed. Cut short, a full-bleed purple 8 showed the print of the 6 and was named
-        so (style-2 fresh seeds 3,014,500..3,016,499: 3 of the 5 wrong names). Steps of :meth:`_reading`."""
+        """``m``, unless its outline is a card cut short at one end or one side (the table known: the end
+        lost in the cloth or a shadow or under another card, or a fit to a look-alike's print): then the
+        first reading of the outline drawn out to a card's size, at one end (side) or the other, that names
+        a card of a card's size; else ``m`` unnamed. Cut short, a full-bleed purple 8 showed the print of
+        the 6 and was named so (style-2 fresh seeds 3,014,500..3,016,499: 3 of the 5 wrong names); a French
+        9 of diamonds a third under a card, the print of the 7 (TableBackground.cut_short). Steps of
+        :meth:`_reading`."""
         background = self.detector.background
         if background is None or not background.cut_short(m.corners):
             return m

@@ -360,27 +360,61 @@ def test_an_outline_cut_short_at_one_end_is_drawn_out_to_a_cards_length(dark_dec
     assert card not in [m.card for m in rec.recognise(scene.image)]
 
 
-def test_an_outline_is_cut_short_when_only_its_long_sides_fall_short():
+def _table_713():
+    """Development scene 713's empty table, and its purple 8 (lying whole)."""
     scene = table_scene(713, "pass-pass", "dark", 4)
     truth = next(t for t in scene.cards if t.card == "purple-8")
     table = TableBackground.from_shot(calibration_shot(713, "pass-pass", "dark", 4),
                                       table_to_image=scene.table_to_image)
+    return scene, truth, table
+
+
+def _cut(scene, truth, lost_mm: float, side: str) -> np.ndarray:
+    """``truth``'s outline (image px) with ``lost_mm`` cut off on the table at one ``side``: "end" (its length
+    made shorter) or "side" (its width made narrower)."""
+    to_table = np.linalg.inv(scene.table_to_image)
+    mm = cv2.perspectiveTransform(truth.corners.reshape(-1, 1, 2).astype(np.float64), to_table).reshape(4, 2)
+    long_first = np.linalg.norm(mm[1] - mm[0]) > np.linalg.norm(mm[2] - mm[1])
+    a, b = (1, 2) if long_first == (side == "end") else (2, 3)   # the two corners moved
+    cut = mm.copy()
+    cut[a] -= lost_mm * (mm[a] - mm[a - 1]) / np.linalg.norm(mm[a] - mm[a - 1])
+    cut[b] -= lost_mm * (mm[b] - mm[(b + 1) % 4]) / np.linalg.norm(mm[b] - mm[(b + 1) % 4])
+    return cv2.perspectiveTransform(cut.reshape(-1, 1, 2), scene.table_to_image).reshape(4, 2).astype(np.float32)
+
+
+def test_an_outline_is_cut_short_when_only_its_long_sides_fall_short():
+    scene, truth, table = _table_713()
     assert not table.cut_short(truth.corners)
     centre = truth.corners.mean(axis=0)
     assert not table.cut_short(centre + (truth.corners - centre) * 0.92)   # a bordered card seen inside its border
     longer, other_end = table.drawn_out(truth.corners)   # already a card's length: drawn out by nothing
     assert corner_error(longer, truth.corners) < 0.01 and corner_error(other_end, truth.corners) < 0.01
     # its long sides 7 mm short (8 %), at one end: cut short, and drawn out at that end it is the card again
-    to_table = np.linalg.inv(scene.table_to_image)
-    mm = cv2.perspectiveTransform(truth.corners.reshape(-1, 1, 2).astype(np.float64), to_table).reshape(4, 2)
-    long_first = np.linalg.norm(mm[1] - mm[0]) > np.linalg.norm(mm[2] - mm[1])
-    a, b = (1, 2) if long_first else (2, 3)   # the corners at one short end
-    cut = mm.copy()
-    cut[a] -= 7 * (mm[a] - mm[a - 1]) / np.linalg.norm(mm[a] - mm[a - 1])
-    cut[b] -= 7 * (mm[b] - mm[(b + 1) % 4]) / np.linalg.norm(mm[b] - mm[(b + 1) % 4])
-    short = cv2.perspectiveTransform(cut.reshape(-1, 1, 2), scene.table_to_image).reshape(4, 2).astype(np.float32)
+    short = _cut(scene, truth, 7, "end")
     assert table.cut_short(short)
     assert min(corner_error(q, truth.corners) for q in table.drawn_out(short)) < 0.5
+
+
+@pytest.mark.parametrize("lost_mm", [30, 45])
+def test_an_outline_cut_shorter_than_its_width_is_still_cut_short(lost_mm):
+    # a card a third or half under another: what shows is shorter than the card is wide, so its longer
+    # sides are the card's width (a 9 of diamonds read as its 7 at 58 x 64 mm, forty-third session)
+    scene, truth, table = _table_713()
+    short = _cut(scene, truth, lost_mm, "end")
+    assert table.cut_short(short)
+    assert min(corner_error(q, truth.corners) for q in table.drawn_out(short)) < 0.5
+    # a card a little small all round (an outline a few mm inside its edges) is not a card cut short
+    centre = truth.corners.mean(axis=0)
+    assert not table.cut_short(centre + (truth.corners - centre) * 0.93)
+
+
+def test_an_outline_a_cards_length_but_narrow_is_drawn_out_to_its_width():
+    # a card with one side under another: a card's length, 20 mm narrower (a 6 of hearts read as its 3 at
+    # 49 x 87 mm, forty-third session); drawn out sideways, it is the card again
+    scene, truth, table = _table_713()
+    narrow = _cut(scene, truth, 20, "side")
+    assert table.cut_short(narrow)
+    assert min(corner_error(q, truth.corners) for q in table.drawn_out(narrow)) < 0.5
 
 
 @pytest.mark.parametrize(("seed", "card"), [(1525, "green-10")])
@@ -453,7 +487,9 @@ def test_a_guess_in_one_ink_whose_fit_reads_it_at_a_guesss_thresholds_keeps_its_
     # dark-bordered blue 8), each touching another card: the guess names the card (0.91, margins 0.18-0.44);
     # fitted to its face the outline lands a few px further off and reads it under a fitted outline's 0.93.
     # Read at a guess's thresholds the fit names it too: the name stands. Not for michi (development scene
-    # 334), a many-coloured Passe Eclair face: there a name may rest on a medallion another card hides
+    # 334), a many-coloured Passe Eclair face: there a name may rest on a medallion another card hides.
+    # (Since the forty-third session michi's first guess, shorter than the card is wide, is read drawn out to a
+    # card's length and named there: that reading is held back to see the rule)
     deck, design = deck_for(seed), design_for(seed)
     scene, rec, truth = read_dark_scene(enrol_cards(deck, design), seed, card, deck, design)
     assert truth.fully_visible
@@ -462,6 +498,9 @@ def test_a_guess_in_one_ink_whose_fit_reads_it_at_a_guesss_thresholds_keeps_its_
         return [(m.card, m.complete) for m in rec.recognise(scene.image)
                 if corner_error(m.corners, truth.corners) < 20]
 
+    if not kept:
+        assert said_there() == [(card, False)]
+        monkeypatch.setattr(TableBackground, "cut_short", lambda self, corners: False)
     assert said_there() == [(card if kept else None, False)]
     if kept:
         monkeypatch.setattr(recognise, "CONFIRM_AT_GUESS", False)   # the fit must name it at its own thresholds
