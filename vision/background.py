@@ -53,7 +53,7 @@ BLOB_SIDE_RANGE = (0.75, 1.18)
 # purple 6s and 8s named each other at 79-83 mm; development seeds 100..699: no right name this
 # short, and a dark-bordered card seen inside its border is short on both sides). Cut shorter than
 # its width, its longer sides are the card's width (within CUT_SHORT_SIDES either way): a 9 of a
-# French deck a third under another card, read as its 7 at 58 x 63 mm (vision/README.md,
+# French deck a third under another card, read as its 7 at 58 x 64 mm (vision/README.md,
 # forty-third session)
 CUT_LONG = 0.95
 CUT_SHORT_SIDES = 0.96
