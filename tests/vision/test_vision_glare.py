@@ -13,7 +13,7 @@ import pytest
 
 from tests.bench.eval_vision_style2 import enrol_cards
 from tests.vision.style2 import corner_error, evaluation_scene
-from vision import features, glare, recognise
+from vision import features, recognise
 from vision.detect import CardDetector
 from vision.recognise import CardRecogniser
 from vision.synth2.faces import draw_face
@@ -125,11 +125,8 @@ def test_a_washed_out_guess_its_fit_moved_is_named_when_clear_of_every_rival(mon
     # Fitted to its face the outline moves past SMALL_FIT and reads under a fitted outline's threshold, even
     # under a whole one's, but clear of every rival by CLEAR_MARGIN: named as a clear reading
     # (recognise.CLEAR_FITTED)
-    # (now named at the threshold once read without its glared cells: vision.glare, held back here)
     model = _ink_and_value("bleed", "green", 5)
     said_there = _said_where(model, 1091, "green-5")
-    assert [m.card for m in said_there()] == ["green-5"]
-    monkeypatch.setattr(recognise, "UNGLARED", set())
     said = said_there()
     assert [(m.card, m.complete) for m in said] == [("green-5", False)]
     assert said[0].confidence < model.min_confidence and said[0].margin >= recognise.CLEAR_MARGIN
@@ -147,26 +144,3 @@ def test_a_guess_fitted_to_a_face_it_read_less_like_is_never_named_as_a_clear_re
     monkeypatch.setattr(CardRecogniser, "_fitted", lambda self, frame, m, face, seen_whole=False, clear_fit=True:
                         fitted(self, frame, m, face, seen_whole))
     assert "green-6" in [m.card for m in said_there()]
-
-
-def test_the_cells_under_a_glare_spot_are_told_from_the_lights_fall_off():
-    face = _face()
-    assert glare.kept(face, face, features.INSET) is None
-    # a lamp a fifth dimmer at one end, and warmer (steeper, 30 %, its brightest cells are left out: the same
-    # cells on every face, so only a little of the card is lost)
-    fall = np.linspace(1.0, 0.8, face.shape[0], dtype=np.float32)[:, None, None] * np.float32([0.8, 0.95, 1.1])
-    assert glare.kept(np.clip(face * fall, 0, 255).astype(np.uint8), face, features.INSET) is None
-    keep = glare.kept(_glare(face), face, features.INSET)
-    cells = keep.reshape(features.GRID_SIZE[1], features.GRID_SIZE[0], 3)[..., 0]
-    rows = cells.mean(axis=1)   # the share of each row of cells kept, top to bottom
-    assert rows[:4].max() == 0.0 and rows[-10:].min() == 1.0, rows   # the spot's middle left out, the foot kept
-
-
-def test_a_card_under_a_glare_spot_is_read_without_it(monkeypatch):
-    # fresh scene 3,065,537, a glossy table (looked at, with set 10's other glossy misses, to build vision.glare):
-    # a purple 12 a third under a glare spot, found only as guesses; fitted to its face it reads 0.88, under a
-    # fitted outline's threshold. Read without the glared cells, on it and on every face: 0.94, clear by 0.3
-    said_there = _said_where(_ink_and_value("dark", "purple", 12), 3065537, "purple-12")
-    assert [m.card for m in said_there()] == ["purple-12"]
-    monkeypatch.setattr(recognise, "UNGLARED", set())
-    assert [m.card for m in said_there()] == [None]
