@@ -151,8 +151,14 @@ def even_contrast(lit: np.ndarray) -> np.ndarray:
 def veiled(flat: np.ndarray, face: np.ndarray) -> bool:
     """True when ``flat`` (a card rectified as ``face``, its enrolled face, lies) shows a veil of
     glare over part of it (VEIL_RISE)."""
-    rise = _grey_paper(flat) / _grey_paper(cv2.resize(face, RECT_SIZE, interpolation=cv2.INTER_AREA))
+    rise = paper_rise(flat, cv2.resize(face, RECT_SIZE, interpolation=cv2.INTER_AREA))
     return float(np.percentile(rise, 95)) > VEIL_RISE * float(np.median(rise))
+
+
+def paper_rise(flat: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """How much brighter the paper of ``flat`` is than ``face``'s (the same size, lying the same way)
+    around each pixel: the light on the card, and more where glare adds to it."""
+    return _grey_paper(flat) / _grey_paper(face)
 
 
 def _grey_paper(flat: np.ndarray) -> np.ndarray:

@@ -505,7 +505,8 @@ def test_a_guess_in_one_ink_whose_fit_reads_it_at_a_guesss_thresholds_keeps_its_
     if kept:
         monkeypatch.setattr(recognise, "CONFIRM_AT_GUESS", False)   # the fit must name it at its own thresholds
         monkeypatch.setattr(recognise, "FIT_CLEAR", False)          # (or be clear of every rival by far,
-        monkeypatch.setattr(recognise, "CLEAR_FITTED", False)       # or clear under the threshold)
+        monkeypatch.setattr(recognise, "CLEAR_FITTED", False)       # or clear under the threshold,
+        monkeypatch.setattr(recognise, "UNGLARED", set())           # or read without a brighter patch: vision.glare)
         assert said_there() == [(None, False)]
     else:
         monkeypatch.setattr(rec._ink, "one_ink", lambda c: True)   # taken for a face in one ink, it is named
