@@ -100,6 +100,13 @@ class InkCheck:
         cos = self._inks_cos(card, rival)
         return cos is not None and cos >= SAME_INK_COS
 
+    def near_ink(self, card: str, rival: str) -> bool:
+        """Whether ``card`` and ``rival`` are each printed in one ink, another but a near one
+        (NEAR_INK_COS): inks a camera's washing out confuses (a blue and a green), not a green and
+        a yellow."""
+        cos = self._inks_cos(card, rival)
+        return cos is not None and NEAR_INK_COS <= cos < SAME_INK_COS
+
     def rival_hue(self, flat: np.ndarray, card: str, rivals) -> str | None:
         """The first of ``rivals`` printed in another ink than ``card``, but a near one (NEAR_INK_COS),
         whose hue the ink of ``flat`` (the card rectified as ``card``'s face lies) is nearer, or None."""
@@ -108,9 +115,9 @@ class InkCheck:
             return None
         seen = None
         for rival in rivals:
-            other = self._hue(rival) if rival != card else None
-            if other is None or not NEAR_INK_COS <= float(named @ other) <= SAME_INK_COS:
+            if rival == card or not self.near_ink(card, rival):
                 continue
+            other = self._hue(rival)
             if seen is None:
                 seen, _ = ink_hue(flat)
                 if seen is None:
@@ -249,9 +256,11 @@ class DifferenceHue:
         where = pair[0]
         return 1.0 - float(seen[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX][where].mean())
 
-    def rival(self, flat: np.ndarray, card: str, rivals) -> str | None:
+    def rival(self, flat: np.ndarray, card: str, rivals, below: float = -MAX_LEAN) -> str | None:
         """The first of ``rivals`` the colours of ``flat`` (the card rectified as ``card``'s
-        face lies) lean towards by more than MAX_LEAN where its face and ``card``'s differ, or None."""
+        face lies) lean towards by more than MAX_LEAN where its face and ``card``'s differ, or None.
+        ``below``: the lean (:meth:`lean`) under which a rival is given; 0.05 asks the colours to
+        lean that much towards ``card``'s own face."""
         if card not in self._faces:
             return None
         seen = None
@@ -261,7 +270,7 @@ class DifferenceHue:
             if seen is None:
                 seen = chroma(flat)
             lean = self.lean(seen, card, rival)
-            if lean is not None and lean < -MAX_LEAN:
+            if lean is not None and lean < below:
                 return rival
         return None
 

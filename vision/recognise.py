@@ -199,6 +199,19 @@ FIT_CLEAR_MARGIN = 0.35
 # Style-2 development seeds 100..1699: recall 97.01 -> 97.21 %, none wrong (vision/README.md)
 # (only rivals in another ink for whole outlines too: 97.16 %)
 HUE_TELLS = True
+# The coarse reading measures colour by its amount: a washed-out blue card can read best as the green card of its
+# value. Read short of a margin, a card is read instead as the closest of its rivals printed in another but near ink
+# (vision.ink.InkCheck.near_ink: a blue and a green; never a green for a yellow, which a warm light leans
+# it towards) if its colours lean clearly towards that rival's face where the two differ (DifferenceHue.favours,
+# MIN_FAVOUR); the best card is left out of its margin, and every check follows as for any name. Fresh set 15
+# (3,074,700..): 10 of its 112 fully visible cards not named right were a blue read best as the green of its value
+HUE_NAMED = True
+# A card printed in one ink is named only if its colours lean towards its own face by OTHER_INK_LEAN or more
+# against each of its closest rivals printed in a near ink (where the two faces differ; a washed-out card whose
+# colour is all gone is not judged). Fresh set 15: 1,034 blue and green cards named right leant 0.157 or more
+# towards their own face against the near inks of their value; the one named wrong, a dark-bordered blue 9 read
+# as the green 9 by 0.15 (3,074,925), leant 0.071 towards the blue
+OTHER_INK_LEAN = 0.05
 HUE_TOLD_RIVALS = 2
 # A guess of a card printed in one ink, named as snapped and fitted to that face (CardRecogniser._confirmed),
 # whose fit names nothing at a fitted outline's thresholds keeps its name if the fit names it at a guess's: on
@@ -413,6 +426,12 @@ class CardRecogniser:
             return CardMatch(None, None, 0.0, 0.0, features.order_clockwise(corners), complete)
         options, flats, vectors, scores = self._scores(frame, corners)
         o, turn, idx, margin = self._decide(vectors, scores, self._bank)
+        past: list[int] = []   # a card the colours told it from (HUE_NAMED): left out of its margin
+        if HUE_NAMED and margin < self.model.min_margin:
+            told = self._told_by_hue(scores[o], flats[o], idx)
+            if told is not None:
+                past, (turn, idx) = [idx], told
+                margin, _ = self._margin(vectors[o], scores[o], turn, idx, self._bank, past)
         best = float(scores[o, turn, idx])
         face_corners = options[o][OPPOSITE] if turn else options[o]
         name = self._cards[idx]
@@ -423,7 +442,7 @@ class CardRecogniser:
         sure = best >= need_conf and name not in self._unnamed
         if sure and margin < need_margin and HUE_TELLS:
             margin = self._margin_past_hue(vectors[o], scores[o], turn, idx, _turned(flats[o], turn), need_margin,
-                                           inks_only=found is not Found.WHOLE)
+                                           inks_only=found is not Found.WHOLE, skip=past)
         named = sure and margin >= need_margin
         narrow = sure and NARROW_MARGIN <= margin < need_margin   # named only if its print is surely the card's
         # a reading a little short is read blurred: a whole outline's from SOFT_FROM, a hardly moved fit's
@@ -496,20 +515,35 @@ class CardRecogniser:
         return any(self._hues.hidden_share(seen, card, r) > MAX_UNSEEN for r in rivals if r != card)
 
     def _margin_past_hue(self, v: np.ndarray, scores: np.ndarray, turn: int, idx: int, flat: np.ndarray,
-                         need_margin: float, inks_only: bool = False) -> float:
+                         need_margin: float, inks_only: bool = False, skip=()) -> float:
         """The margin of card ``idx`` (``v`` read as its face lies in ``flat``) against its closest rivals,
         leaving out a rival whose face differs from it in colour the card's own colours clearly
         lean from (:meth:`vision.ink.DifferenceHue.favours`): a washed-out blue 9 read as near the
-        green 9 as its own face in the coarse reading, its ink still blue."""
-        skip: list[int] = []
-        margin, rival = self._margin(v, scores, turn, idx, self._bank)
-        while margin < need_margin and rival is not None and len(skip) < HUE_TOLD_RIVALS:
+        green 9 as its own face in the coarse reading, its ink still blue. ``skip``: rivals left out
+        already (not counted in HUE_TOLD_RIVALS)."""
+        told: list[int] = []
+        margin, rival = self._margin(v, scores, turn, idx, self._bank, skip)
+        while margin < need_margin and rival is not None and len(told) < HUE_TOLD_RIVALS:
             card, other = self._cards[idx], self._cards[rival]
             if (inks_only and not self._ink.other_ink(card, other)) or not self._hues.favours(flat, card, [other]):
                 break
-            skip.append(rival)
-            margin, rival = self._margin(v, scores, turn, idx, self._bank, skip)
+            told.append(rival)
+            margin, rival = self._margin(v, scores, turn, idx, self._bank, [*skip, *told])
         return margin
+
+    def _told_by_hue(self, scores: np.ndarray, flat: np.ndarray, idx: int) -> tuple[int, int] | None:
+        """(turn, card) of the closest of card ``idx``'s rivals (``scores`` the reading's, by turn and card;
+        ``flat`` the card rectified as its outline lies) printed in another ink, towards whose face the card's
+        colours lean clearly against ``idx``'s (HUE_NAMED), or None."""
+        card = self._cards[idx]
+        per_card = scores.max(axis=0)
+        for rival in (int(c) for c in np.argsort(-per_card)[:RIVALS + 1] if int(c) != idx):
+            if not self._ink.near_ink(card, self._cards[rival]):
+                continue
+            rturn = int(np.argmax(scores[:, rival]))
+            if self._hues.favours(_turned(flat, rturn), self._cards[rival], [card]):
+                return rturn, rival
+        return None
 
     def _reading_again(self, flats: list[np.ndarray], decided: tuple[int, int, int], bank: np.ndarray,
                        **how) -> tuple[float, float]:
@@ -569,7 +603,9 @@ class CardRecogniser:
         return (self._fine.mismatch(flat, card, seen) > limit
                 or self._ink.rival_hue(flat, card, rivals) is not None
                 or self._hues.rival(flat, card, [r for r in rivals if HUE_VETO_SAME_INK
-                                                 or not self._ink.same_ink(card, r)]) is not None)
+                                                 or not self._ink.same_ink(card, r)]) is not None
+                or self._hues.rival(flat, card, [r for r in rivals if self._ink.near_ink(card, r)],
+                                    below=OTHER_INK_LEAN) is not None)
 
     def _fitted(self, frame: np.ndarray, m: CardMatch, face: np.ndarray, seen_whole: bool = False,
                 clear_fit: bool = True) -> Steps[CardMatch | None]:

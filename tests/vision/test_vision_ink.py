@@ -172,3 +172,38 @@ def test_a_near_black_ink_has_no_colour_for_the_veto(monkeypatch):
     monkeypatch.setattr(ink, "HUE_DARK", -1.0)   # every pixel's colour counted, the darkest too
     monkeypatch.setattr(ink, "HUE_LIT", 0.0)
     assert DifferenceHue({"club": club, "spade": spade}).rival(seen, "club", ["spade"]) == "spade"
+
+
+@pytest.fixture(scope="module")
+def eights_nines_elevens() -> CardRecogniser:
+    return _enrol("pass-pass", "dark", [f"{ink}-{value}" for value in (8, 9, 11)
+                                        for ink in ("blue", "green", "purple", "yellow")])
+
+
+@pytest.mark.parametrize("seed, card", [(3074849, "blue-8"), (3075285, "blue-11")])
+def test_a_blue_read_best_as_the_green_of_its_value_is_named_by_its_colours(eights_nines_elevens, seed, card,
+                                                                            monkeypatch):
+    # fresh scenes 3,074,849 (felt) and 3,075,285 (white): a dark-bordered blue 8 and blue 11 read best as the
+    # green of their value by amount of colour (0.916 and 0.918, margins 0.02), their colours leaning 0.34 and 0.16
+    # towards the blue where the two faces differ (recognise.HUE_NAMED)
+    assert _named(eights_nines_elevens, seed, card) == card
+    monkeypatch.setattr(recognise, "HUE_NAMED", False)
+    assert _named(eights_nines_elevens, seed, card) is None
+
+
+def test_a_card_whose_colours_do_not_lean_to_its_own_ink_is_not_named(eights_nines_elevens, monkeypatch):
+    # fresh scene 3,074,925, a dark table: a dark-bordered blue 9 read as the green 9, 0.917 clear by 0.154 (named
+    # wrong before), its colours leaning 0.07 towards the blue: under OTHER_INK_LEAN, where every right blue or
+    # green name of fresh set 15 leant 0.157 or more towards its own ink
+    assert _named(eights_nines_elevens, 3074925, "blue-9") is None
+    monkeypatch.setattr(recognise, "OTHER_INK_LEAN", -ink.MAX_LEAN)
+    assert _named(eights_nines_elevens, 3074925, "blue-9") == "green-9"
+
+
+def test_the_near_inks_are_the_blue_and_the_green(eights_nines_elevens):
+    # the inks a camera's washing out confuses; a warm light leans a green towards the yellow (fresh scene
+    # 3,074,925's green 1 leant -0.15 towards the yellow 1): a near ink's rules (HUE_NAMED, OTHER_INK_LEAN) skip it
+    inks = eights_nines_elevens._ink
+    assert inks.near_ink("blue-9", "green-9") and inks.near_ink("green-11", "blue-11")   # hue cosine 0.82
+    assert not inks.near_ink("green-9", "yellow-9") and not inks.near_ink("blue-9", "purple-9")   # -0.29, 0.18
+    assert not inks.near_ink("green-9", "green-8")   # the same ink
