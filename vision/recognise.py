@@ -155,9 +155,10 @@ VEILED_CLEAR = True
 # A card read short of being named on an outline fitted to its face, with a spot of glare over part of its paper,
 # is read again without the cells under the spot, on it and on every face (vision.glare), and named if that
 # reading names the same card, the same way round, at the threshold and by the margin the outline needs. Fitted
-# outlines only: the glare is judged against the face the outline was aligned to, and on a whole outline not yet
-# fitted a name given so stopped its fit, and the tells, read on the unfitted outline, took it back (development
-# scene 1594, named before from its fit). A name so given that the checks refuse leaves the reading as it was
+# outlines only: the glare is judged against the face the outline was aligned to (and its closest rivals': a
+# card's light print where a rival's is dark is not glare), and on a whole outline not yet fitted a name given so
+# stopped its fit, and the tells, read on the unfitted outline, took it back (development scene 1594, named
+# before from its fit). A name so given that the checks refuse leaves the reading as it was
 # (identify's ``plain``). Fresh sets never run before, read both ways: set 14 98.84 -> 98.87 %, 3 fully visible
 # gained, none lost; set 15 98.67 -> 98.68 %, 1 gained, none lost; none wrong more (vision/README.md, forty-fourth
 # and forty-fifth sessions)
@@ -533,8 +534,8 @@ class CardRecogniser:
 
     def _told_by_hue(self, scores: np.ndarray, flat: np.ndarray, idx: int) -> tuple[int, int] | None:
         """(turn, card) of the closest of card ``idx``'s rivals (``scores`` the reading's, by turn and card;
-        ``flat`` the card rectified as its outline lies) printed in another ink, towards whose face the card's
-        colours lean clearly against ``idx``'s (HUE_NAMED), or None."""
+        ``flat`` the card rectified as its outline lies) printed in a near ink (vision.ink.InkCheck.near_ink),
+        towards whose face the card's colours lean clearly against ``idx``'s (HUE_NAMED), or None."""
         card = self._cards[idx]
         per_card = scores.max(axis=0)
         for rival in (int(c) for c in np.argsort(-per_card)[:RIVALS + 1] if int(c) != idx):
