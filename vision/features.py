@@ -158,10 +158,10 @@ def veiled(flat: np.ndarray, face: np.ndarray) -> bool:
 def paper_rise(flat: np.ndarray, face: np.ndarray) -> np.ndarray:
     """How much brighter the paper of ``flat`` is than ``face``'s (the same size, lying the same way)
     around each pixel: the light on the card, and more where glare adds to it."""
-    return _grey_paper(flat) / _grey_paper(face)
+    return grey_paper(flat) / grey_paper(face)
 
 
-def _grey_paper(flat: np.ndarray) -> np.ndarray:
+def grey_paper(flat: np.ndarray) -> np.ndarray:
     """The grey level of the paper around each pixel of a rectified card."""
     return _paper_level(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32) + NOISE_FLOOR)
 
