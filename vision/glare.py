@@ -15,7 +15,7 @@ under the glare is not told.
     >>> face = np.full((88, 63, 3), 200, np.uint8); face[30:60, 20:40] = 40   # a card with one mark
     >>> lit = face.astype(np.float32) * 0.8
     >>> lit[:30] += 60                            # glare over its top third
-    >>> keep = kept(np.clip(lit, 0, 255).astype(np.uint8), [face], inset=0.04)
+    >>> keep = kept(np.clip(lit, 0, 255).astype(np.uint8), [face_paper(face)], inset=0.04)
     >>> round(float(1 - keep.mean()), 2)           # the share of the description left out
     0.42
 """
@@ -38,15 +38,21 @@ MAX_SHARE = 0.5    # more: too little of the card left to name it by
 RIVALS = 4
 
 
-def kept(flat: np.ndarray, faces: list[np.ndarray], inset: float) -> np.ndarray | None:
+def face_paper(face: np.ndarray) -> np.ndarray:
+    """The grey level of the paper around each pixel of an enrolled face (any size, lying as a card
+    is to be read): what :func:`kept` judges a card's paper against, made once per face and turn."""
+    return features.grey_paper(cv2.resize(face, features.RECT_SIZE, interpolation=cv2.INTER_AREA))
+
+
+def kept(flat: np.ndarray, papers: list[np.ndarray], inset: float) -> np.ndarray | None:
     """Which elements of ``features.describe(flat, inset=inset)`` lie outside glare, judged against
-    each of ``faces`` (the enrolled face ``flat`` is read as, then its rivals, each lying as ``flat``
-    would show it): a bool array, or None when less than MIN_SHARE or more than MAX_SHARE of the card
-    is under glare."""
+    each of ``papers`` (:func:`face_paper` of the enrolled face ``flat`` is read as, then of its rivals,
+    each lying as ``flat`` would show it): a bool array, or None when less than MIN_SHARE or more than
+    MAX_SHARE of the card is under glare."""
     glared = None
-    paper = features.grey_paper(flat)   # read once: only the faces change
-    for face in faces:
-        rise = paper / features.grey_paper(cv2.resize(face, features.RECT_SIZE, interpolation=cv2.INTER_AREA))
+    paper = features.grey_paper(flat)
+    for face in papers:
+        rise = paper / face
         h, w = rise.shape
         dx, dy = int(round(w * inset)), int(round(h * inset))
         cells = cv2.resize(rise[dy:h - dy, dx:w - dx], features.GRID_SIZE, interpolation=cv2.INTER_AREA)

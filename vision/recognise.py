@@ -322,6 +322,7 @@ class CardRecogniser:
         self._ink = InkCheck(faces)
         self._hues = DifferenceHue(faces)
         self._tells = Tells(faces)
+        self._papers: dict[tuple[str, int], np.ndarray] = {}   # _face_paper's, made at a card's first glare
         # the enrolled faces averaged, both turns: the deck's layout (border, paper, where the print lies)
         # without any one card's print, to fit a guessed outline that reads like no face to
         flats = [cv2.resize(f, features.RECT_SIZE, interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -564,10 +565,10 @@ class CardRecogniser:
         no glare is found or that reading does not name the same card the same way round."""
         turn, idx = decided
         nearest = [i for i in np.argsort(-scores.max(axis=0)) if i != idx][:glare.RIVALS]
-        faces = [self._faces[self._cards[idx]]] + [
-            _turned(self._faces[self._cards[i]], int(np.argmax(scores[:, i])) ^ turn)
+        papers = [self._face_paper(self._cards[idx], 0)] + [
+            self._face_paper(self._cards[i], int(np.argmax(scores[:, i])) ^ turn)
             for i in nearest if self._cards[i] in self._faces]
-        keep = glare.kept(flat, faces, self._inset)
+        keep = glare.kept(flat, papers, self._inset)
         if keep is None:
             return 0.0, 0.0
         if turn:   # the cells as the descriptor (read as the outline lies) holds them
@@ -576,6 +577,13 @@ class CardRecogniser:
         scores = (bank @ v).reshape(1, 2, len(self._cards))
         _, t, i, margin = self._decide(v[None], scores, bank)
         return (float(scores[0, t, i]), margin) if (t, i) == decided else (0.0, 0.0)
+
+    def _face_paper(self, card: str, turn: int) -> np.ndarray:
+        """The paper level of ``card``'s enrolled face, ``turn``-ed (vision.glare.face_paper), made once."""
+        key = (card, turn)
+        if key not in self._papers:
+            self._papers[key] = glare.face_paper(_turned(self._faces[card], turn))
+        return self._papers[key]
 
     def _refused(self, flat: np.ndarray, card: str, rivals: list[str], narrow: bool,
                  seen_whole: bool, clear_by: bool = False) -> bool:
@@ -782,16 +790,18 @@ class CardRecogniser:
 
     def _prepared_ahead(self) -> Steps[None]:
         """What naming each enrolled card makes the first time (its look-alikes' scale for the full-size
-        check, its ink hue and colours, its tells), a card a step of about 4 ms, then the evened faces' bank
-        (VEILED; about 16 ms, in steps), made ahead. A live camera's reader (``frame_budget``) works on it in
-        the spare time of frames it answers as the table last read, so that the first cards laid are not read
-        at the cost of making it (style 1, 5 new cards: 72 ms read by a fresh recogniser, 35 ms once it is
-        made). The same values as made at need: no reading changes."""
+        check, its ink hue and colours, its tells, its paper level for glare), a card a step of about 4 ms,
+        then the evened faces' bank (VEILED; about 16 ms, in steps), made ahead. A live camera's reader
+        (``frame_budget``) works on it in the spare time of frames it answers as the table last read, so that the
+        first cards laid are not read at the cost of making it (style 1, 5 new cards: 72 ms read by a fresh
+        recogniser, 35 ms once it is made). The same values as made at need: no reading changes."""
         for card in self.model.cards:
             if card in self._faces:
                 yield
                 for check in (self._fine, self._ink, self._hues, self._tells):
                     check.prepare(card)
+                for turn in (0, 1):
+                    self._face_paper(card, turn)
         if self._even is None:
             yield
             self._even = yield from self._making_even_bank()   # the same bank, if made at need meanwhile

@@ -151,12 +151,12 @@ def test_a_guess_fitted_to_a_face_it_read_less_like_is_never_named_as_a_clear_re
 
 def test_the_cells_under_a_glare_spot_are_told_from_the_lights_fall_off():
     face = _face()
-    assert glare.kept(face, [face], features.INSET) is None
+    assert glare.kept(face, [glare.face_paper(face)], features.INSET) is None
     # a lamp a fifth dimmer at one end, and warmer (steeper, 30 %, its brightest cells are left out: the same
     # cells on every face, so only a little of the card is lost)
     fall = np.linspace(1.0, 0.8, face.shape[0], dtype=np.float32)[:, None, None] * np.float32([0.8, 0.95, 1.1])
-    assert glare.kept(np.clip(face * fall, 0, 255).astype(np.uint8), [face], features.INSET) is None
-    keep = glare.kept(_glare(face), [face], features.INSET)
+    assert glare.kept(np.clip(face * fall, 0, 255).astype(np.uint8), [glare.face_paper(face)], features.INSET) is None
+    keep = glare.kept(_glare(face), [glare.face_paper(face)], features.INSET)
     cells = keep.reshape(features.GRID_SIZE[1], features.GRID_SIZE[0], 3)[..., 0]
     rows = cells.mean(axis=1)   # the share of each row of cells kept, top to bottom
     assert rows[:4].max() == 0.0 and rows[-10:].min() == 1.0, rows   # the spot's middle left out, the foot kept
@@ -168,11 +168,11 @@ def test_a_rivals_print_where_the_card_shows_paper_is_not_taken_for_glare():
     # pips were left out and what was left read green 6: fresh scene 3,068,703). A cell is glared only where it
     # rises against its own face too
     nine, seven = _face("blue-9"), _face("blue-7")
-    against_rival = glare.kept(nine, [seven], features.INSET)
+    against_rival = glare.kept(nine, [glare.face_paper(seven)], features.INSET)
     assert against_rival is not None and 1 - against_rival.mean() > 0.2
-    assert glare.kept(nine, [nine, seven], features.INSET) is None
+    assert glare.kept(nine, [glare.face_paper(nine), glare.face_paper(seven)], features.INSET) is None
     # a spot of glare over it still rises against both, but where the 7 shows paper and the 9 print
-    keep = glare.kept(_glare(nine), [nine, seven], features.INSET)
+    keep = glare.kept(_glare(nine), [glare.face_paper(nine), glare.face_paper(seven)], features.INSET)
     rows = keep.reshape(features.GRID_SIZE[1], features.GRID_SIZE[0], 3)[..., 0].mean(axis=1)
     assert rows[:2].max() == 0.0 and rows[:4].mean() < 0.2 and rows[-10:].min() == 1.0, rows
 
