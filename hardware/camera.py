@@ -17,7 +17,9 @@ reopened every ``retry_s`` seconds; a missing deck model or hidden markers are h
 warnings on the page, in French and English; nothing is guessed meanwhile, but the game's
 deadlines still pass on a live camera's clock (Pass Pass asks "who took it?" with the
 cable loose: a person can answer it while nothing is seen). A recording
-(a video file, an image folder) is read once, to its end.
+(a video file, an image folder) is read once, to its end. A frame the reader itself fails on
+(a fault in the reading, not the camera's) is logged, counted and shown on the health panel,
+and the reader is made afresh: the camera part never stops on one bad frame.
 
 The latest frame is kept for the enrolment page (:meth:`TableCamera.frames`): one camera,
 one reader.
@@ -149,6 +151,7 @@ class TableCamera:
         self.finished = False            # a recording read to its end
         self.figures = {"connected": False, "calibrated": False, "frames": 0, "observations": 0, "reopens": 0}
         self._warning: dict[str, str] | None = None
+        self._fault: dict[str, str] | None = None   # the last frame the reader failed on (_reading_failed)
         self._reader: Any = None
         self._reader_game = -1
         self._next_try = 0.0             # monotonic time of the next try at a reader that failed
@@ -178,8 +181,9 @@ class TableCamera:
 
     def health(self) -> dict[str, Any]:
         out: dict[str, Any] = dict(self.figures)
-        if self._warning:
-            out["warnings"] = [self._warning]
+        warnings = [w for w in (self._warning, self._fault) if w]
+        if warnings:
+            out["warnings"] = warnings
         return out
 
     def frames(self) -> Any:
@@ -234,7 +238,12 @@ class TableCamera:
             reader = self._reader_now(frame)
             if reader is None:
                 continue
-            for obs in reader.process(frame):
+            try:
+                observations = list(reader.process(frame))
+            except Exception as exc:   # a fault in the reading itself: this frame is lost, not the camera part
+                self._reading_failed(exc)
+                continue
+            for obs in observations:
                 self.session.submit(obs)
                 self.figures["observations"] += 1
             self.timer.at(frame.t)
@@ -282,6 +291,21 @@ class TableCamera:
             self._retry_later()
         return self._reader
 
+    def _reading_failed(self, exc: Exception) -> None:
+        """The game's reader failed on a frame (a fault in the reading, not in the camera): logged with its
+        traceback, counted and shown on the health panel until the service restarts, and the reader made
+        afresh at the next frame, as after a restart (the cards on the table are seen again), so that one
+        frame a bug trips on never stops the camera part, nor is passed over in silence."""
+        log.exception("the camera's reader failed on a frame")
+        n = self.figures["reading_faults"] = self.figures.get("reading_faults", 0) + 1
+        what = _one_line(exc)
+        self._fault = {
+            "en": f"Camera: a frame could not be read ({what}); {n} so far. The cards are read afresh; "
+                  "if it happens again, send the service's log to its maintainers",
+            "fr": f"Caméra : une image n'a pas pu être lue ({what}) ; {n} jusqu'ici. Les cartes sont relues ; "
+                  "si cela se reproduit, envoyez le journal du service à ses mainteneurs"}
+        self._reader, self._reader_game = None, -1   # made afresh at the next frame
+
     def _retry_later(self) -> None:
         """The frames go by unread until a second from now (a failed try costs a full
         calibration or a model load: not at every frame)."""
@@ -292,6 +316,13 @@ class TableCamera:
         exc_en, exc_fr = (exc.en, exc.fr) if isinstance(exc, VisionError) else (str(exc), str(exc))
         self._warning = {"en": "Camera: " + en.format(exc=exc_en), "fr": "Caméra : " + fr.format(exc=exc_fr)}
         log.warning("%s", self._warning["en"])
+
+
+def _one_line(exc: Exception) -> str:
+    """An exception said in one line: its kind and its message's last line (OpenCV's first say where in
+    its C++ it was raised)."""
+    lines = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {lines[-1][:160]}" if lines else type(exc).__name__
 
 
 class _LatestFrame:

@@ -351,3 +351,37 @@ def test_a_live_cameras_cards_are_read_over_its_frames_a_recordings_frame_by_fra
         finally:
             camera.stop()
         assert camera._reader.recogniser.frame_budget == budget
+
+
+def test_a_frame_the_reader_fails_on_is_shown_and_the_camera_reads_on(models, recording, session, monkeypatch):
+    """A fault in the reading itself (here an OpenCV error raised once, standing for any bug in the reading)
+    loses that frame, not the camera part: the thread reads on, the reader is made afresh as after a restart,
+    the trick is still scored, and the health panel says what happened in both languages. Until now the
+    exception ended the camera's thread and the table went unread in silence."""
+    from vision.recognise import CardRecogniser
+
+    frames, options, truth = recording
+    identify, raised = CardRecogniser.identify, []
+
+    def fails_once(self, *args, **kwargs):
+        if not raised:
+            raised.append(True)
+            raise cv2.error("OpenCV(5.0.0) geometry.cpp:901: error: (-215:Assertion failed) "
+                            "src.checkVector(2, CV_32F) == 4 in function 'getPerspectiveTransform'")
+        return identify(self, *args, **kwargs)
+
+    monkeypatch.setattr(CardRecogniser, "identify", fails_once)
+    session.start_game("pass-pass", options, source="dashboard")
+    camera = TableCamera(session, lambda: ImageFolderSource(frames), models)
+    camera.start()
+    try:
+        assert camera.wait_finished(timeout=300)
+    finally:
+        camera.stop()
+    assert raised and camera.figures["frames"] == len(list(frames.iterdir()))
+    assert [sorted(s["in_front"]) for s in session.snapshot()["view"]["seats"]] == truth
+    health = session.snapshot()["health"]["camera"]
+    assert health["reading_faults"] == 1
+    [warning] = health["warnings"]
+    assert warning["en"].startswith("Camera: a frame could not be read (error: ") and "1 so far" in warning["en"]
+    assert warning["fr"].startswith("Caméra : une image n'a pas pu être lue (error: ")
