@@ -587,3 +587,22 @@ def test_a_guess_its_fit_names_keeps_the_name_though_the_fit_reads_a_little_less
     assert guessed.card is None and guessed.best == "yellow-9"
     monkeypatch.setattr(recognise, "CLEAR", False)
     assert [m.card for m in said_there()] == [None]
+
+
+def test_a_whole_outline_named_barely_is_fitted_to_that_face_and_read_again(monkeypatch):
+    # fresh scene 3,076,787 (set 16, a dark table): a full-bleed green 5's whole outline lies 6 px off and reads
+    # green-3 at 0.902, 0.17 clear of every rival; it was named so. Fitted to the green 3's face, the outline
+    # comes within 2 px of the card and reads green-5 at 0.95 (CONFIRM_WHOLE_BELOW)
+    scene, rec, truth = read_dark_scene(enrol_cards("pass-pass", "bleed"), 3_076_787, "green-5", "pass-pass", "bleed")
+    assert scene.kind == "dark" and truth.fully_visible
+
+    def said_there():
+        return [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
+
+    said = said_there()
+    assert [(m.card, m.complete) for m in said] == [("green-5", True)]
+    assert corner_error(said[0].corners, truth.corners) < 3
+    monkeypatch.setattr(recognise, "CONFIRM_WHOLE_BELOW", 0.0)
+    said = said_there()
+    assert [(m.card, m.complete) for m in said] == [("green-3", True)]
+    assert corner_error(said[0].corners, truth.corners) > 4
