@@ -134,7 +134,8 @@ class SnapshotHub:
 
 
 def _health_digest(health: dict) -> str:
-    """What of the health a person must see change at once: links up or down, warnings."""
-    keys = ("alive", "connected", "in_sync", "ok")
+    """What of the health a person must see change at once: links up or down, warnings (a part's too: the
+    camera's say when a marker is hidden or a frame could not be read)."""
+    keys = ("alive", "connected", "in_sync", "ok", "warnings")
     flags = {name: {k: v.get(k) for k in keys if k in v} for name, v in health.items() if isinstance(v, dict)}
     return json.dumps([flags, health.get("beam_warnings")], sort_keys=True, default=str)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import threading
+import time
 
 import pytest
 
@@ -13,9 +14,12 @@ from web.app import create_app
 from web.server import DashboardServer
 
 
-def _read_event(resp) -> dict:
-    data = None
+def _read_event(resp, within: float | None = None) -> dict:
+    """The next event's data; with ``within`` (seconds), an AssertionError if none came by then (keepalive
+    comments keep the socket busy, so its own timeout never fires)."""
+    data, end = None, None if within is None else time.monotonic() + within
     while True:
+        assert end is None or time.monotonic() < end, f"no event within {within} s"
         line = resp.fp.readline().decode()
         if line.startswith("data: "):
             data = json.loads(line[6:])
@@ -75,3 +79,18 @@ def test_sixty_open_pages_all_receive_an_update(server, session):
 
 # Half-open connections, pages that stop reading and closed pages are rows of the attack table:
 # tests/security/test_attacks.py replays them against the server with the PIN asked everywhere.
+
+
+def test_an_open_page_is_told_at_once_when_a_part_warns(server, session):
+    # a part's warning (the camera's: a marker hidden, a frame the reading failed on) is health, not a logged
+    # fact: the health watcher wakes the open pages when one appears, and when it changes
+    warnings: list[dict] = []
+    session.health_sources["camera"] = lambda: {"connected": True, "warnings": list(warnings)}
+    conn, resp = _open_stream(server.port)
+    try:
+        assert _read_event(resp)["health"]["camera"]["warnings"] == []
+        warnings.append({"en": "Camera: a frame could not be read (error: x); 1 so far.",
+                         "fr": "Caméra : une image n'a pas pu être lue (error: x) ; 1 jusqu'ici."})
+        assert _read_event(resp, within=10)["health"]["camera"]["warnings"] == warnings   # watched every second
+    finally:
+        conn.close()
