@@ -51,8 +51,8 @@ def kept(flat: np.ndarray, papers: list[np.ndarray], inset: float) -> np.ndarray
     MAX_SHARE of the card is under glare."""
     glared = None
     paper = features.grey_paper(flat)
-    for face in papers:
-        rise = paper / face
+    for level in papers:
+        rise = paper / level
         h, w = rise.shape
         dx, dy = int(round(w * inset)), int(round(h * inset))
         cells = cv2.resize(rise[dy:h - dy, dx:w - dx], features.GRID_SIZE, interpolation=cv2.INTER_AREA)

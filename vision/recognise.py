@@ -222,7 +222,8 @@ HUE_TOLD_RIVALS = 2
 CONFIRM_AT_GUESS = True
 # a whole outline named under this confidence is fitted to the named face and read again; the fit's name, if
 # another, wins. Whole outlines 6 and 11 px off read 0.90-0.91 as another value of their ink, 0.97-0.98 at their
-# true corners (fresh set 16). 0.93 is set 16's, not tuned: fresh set 18 read the same with it (vision/README.md)
+# true corners (fresh set 16). 0.93 is set 16's, not tuned: fresh sets 18 and 19 read the same with it
+# (vision/README.md)
 CONFIRM_WHOLE_BELOW = 0.93
 BORDER_GROW = 1.1   # an outline that names nothing is tried this much larger (a border lost on a dark table)
 # an unnamed outline printed less than this share of the faintest enrolled face is blank: glare,

@@ -47,14 +47,15 @@ def recording(models, tmp_path_factory):
     return folder, options, [sorted(c.id for c in table.mind.in_front(s)) for s in range(3)]
 
 
-def _read_to_the_end(session, frames, models):
-    """The camera part reads the recording in ``frames`` into ``session``, in its own thread."""
+def _read_to_the_end(session, frames, models) -> TableCamera:
+    """The camera part that read the recording in ``frames`` into ``session``, in its own thread."""
     camera = TableCamera(session, lambda: ImageFolderSource(frames), models)
     camera.start()
     try:
         assert camera.wait_finished(timeout=300)
     finally:
         camera.stop()
+    return camera
 
 
 def test_a_trick_filmed_on_a_real_table_is_scored_by_the_camera_part(models, recording, session):
@@ -372,12 +373,7 @@ def test_a_frame_the_reader_fails_on_is_shown_and_the_camera_reads_on(models, re
 
     monkeypatch.setattr(CardRecogniser, "identify", fails_once)
     session.start_game("pass-pass", options, source="dashboard")
-    camera = TableCamera(session, lambda: ImageFolderSource(frames), models)
-    camera.start()
-    try:
-        assert camera.wait_finished(timeout=300)
-    finally:
-        camera.stop()
+    camera = _read_to_the_end(session, frames, models)
     assert raised and camera.figures["frames"] == len(list(frames.iterdir()))
     assert [sorted(s["in_front"]) for s in session.snapshot()["view"]["seats"]] == truth
     health = session.snapshot()["health"]["camera"]
