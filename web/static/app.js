@@ -227,7 +227,7 @@ const FIGURES = {
   ignored: ["Ignorées", "Ignored"], phase: ["Phase", "Phase"], running: ["En marche", "Running"],
   lit: ["Allumées", "Lit"], buzzes: ["Bips", "Buzzes"], error: ["Erreur", "Error"],
   calibrated: ["Étalonnée", "Calibrated"], observations: ["Observations", "Observations"],
-  reopens: ["Réouvertures", "Reopens"], reading_faults: ["Images que la lecture n'a pas pu lire", "Frames the reading failed on"],
+  reopens: ["Réouvertures", "Reopens"], reading_faults: ["Images non lues (erreur de lecture)", "Frames the reading failed on"],
 };
 const figure = (key) => (FIGURES[key] ? FIGURES[key][PT.lang === "fr" ? 0 : 1] : key.replace(/_/g, " "));
 const yesNo = (v) => (v === true ? (PT.lang === "fr" ? "oui" : "yes") : v === false ? (PT.lang === "fr" ? "non" : "no") : v);
