@@ -149,7 +149,8 @@ class TableCamera:
         self.shot: Any = None            # the calibration frame
         self.latest: Any = None          # the last frame read (the enrolment page's picture)
         self.finished = False            # a recording read to its end
-        self.figures = {"connected": False, "calibrated": False, "frames": 0, "observations": 0, "reopens": 0}
+        self.figures = {"connected": False, "calibrated": False, "frames": 0, "observations": 0, "reopens": 0,
+                        "reading_faults": 0}
         self._warning: dict[str, str] | None = None
         self._fault: dict[str, str] | None = None   # the last frame the reader failed on (_reading_failed)
         self._reader: Any = None
@@ -297,7 +298,8 @@ class TableCamera:
         afresh at the next frame, as after a restart (the cards on the table are seen again), so that one
         frame a bug trips on never stops the camera part, nor is passed over in silence."""
         log.exception("the camera's reader failed on a frame")
-        n = self.figures["reading_faults"] = self.figures.get("reading_faults", 0) + 1
+        self.figures["reading_faults"] += 1
+        n = self.figures["reading_faults"]
         what = _one_line(exc)
         self._fault = {
             "en": f"Camera: a frame could not be read ({what}); {n} so far. The cards are read afresh; "

@@ -880,8 +880,7 @@ class CardRecogniser:
                 wider = self.identify(frame, centre + (q.corners - centre) * BORDER_GROW)
                 if wider.card is not None:
                     m = wider
-            if (CONFIRM_WHOLE_BELOW and m.card is not None and m.confidence < CONFIRM_WHOLE_BELOW
-                    and m.card in self._faces):
+            if m.card is not None and m.confidence < CONFIRM_WHOLE_BELOW and m.card in self._faces:
                 # a whole outline a few px off names a card barely: fitted to that face, it may read surely as
                 # another value of the same ink (fresh scene 3,076,787: a green 5 named green 3 at 0.902, 6 px
                 # off). A fit that names nothing or the same card leaves the name as it was

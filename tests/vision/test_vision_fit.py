@@ -112,6 +112,11 @@ def read_dark_scene(deck, seed, card, deck_id="pass-pass", design="dark"):
     return scene, rec, next(t for t in scene.cards if t.card == card)
 
 
+def read_at(rec, scene, truth, within: float = 20):
+    """What ``rec`` reads of ``scene`` whose corners lie within ``within`` px of ``truth``'s."""
+    return [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < within]
+
+
 def without_placement_by_sides(monkeypatch):
     """Hold back vision/askew.py's placement of a card by its four sides (since 2026-12-01 it finds cards
     lying across another on its own), so that a test sees what another guessing path does."""
@@ -557,15 +562,12 @@ def test_a_fitted_guess_at_a_whole_outlines_threshold_clear_of_every_rival_by_fa
     scene, rec, truth = read_dark_scene(bleed_eclair_deck, 138, "michi", "passe-eclair", "bleed")
     assert truth.fully_visible
 
-    def said_there():
-        return [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
-
-    said = said_there()
+    said = read_at(rec, scene, truth)
     assert [(m.card, m.complete) for m in said] == [("michi", False)]
     assert bleed_eclair_deck.min_confidence <= said[0].confidence < bleed_eclair_deck.min_confidence + \
         recognise.FITTED_EXTRA_CONFIDENCE and said[0].margin >= recognise.FIT_CLEAR_MARGIN
     monkeypatch.setattr(recognise, "FIT_CLEAR", False)
-    assert [(m.card, m.complete) for m in said_there()] == [(None, False)]
+    assert [(m.card, m.complete) for m in read_at(rec, scene, truth)] == [(None, False)]
 
 
 def test_a_guess_its_fit_names_keeps_the_name_though_the_fit_reads_a_little_less_sure(dark_deck, monkeypatch):
@@ -577,16 +579,13 @@ def test_a_guess_its_fit_names_keeps_the_name_though_the_fit_reads_a_little_less
     scene, rec, truth = read_dark_scene(dark_deck, 2029, "yellow-9")
     assert scene.kind == "glossy" and truth.fully_visible
 
-    def said_there():
-        return [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
-
-    said = said_there()
+    said = read_at(rec, scene, truth)
     assert [(m.card, m.complete) for m in said] == [("yellow-9", False)]
     assert corner_error(said[0].corners, truth.corners) < 2
     guessed = rec.identify(scene.image, said[0].corners, recognise.Found.GUESSED)
     assert guessed.card is None and guessed.best == "yellow-9"
     monkeypatch.setattr(recognise, "CLEAR", False)
-    assert [m.card for m in said_there()] == [None]
+    assert [m.card for m in read_at(rec, scene, truth)] == [None]
 
 
 def test_a_whole_outline_named_barely_is_fitted_to_that_face_and_read_again(monkeypatch):
@@ -596,13 +595,10 @@ def test_a_whole_outline_named_barely_is_fitted_to_that_face_and_read_again(monk
     scene, rec, truth = read_dark_scene(enrol_cards("pass-pass", "bleed"), 3_076_787, "green-5", "pass-pass", "bleed")
     assert scene.kind == "dark" and truth.fully_visible
 
-    def said_there():
-        return [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
-
-    said = said_there()
+    said = read_at(rec, scene, truth)
     assert [(m.card, m.complete) for m in said] == [("green-5", True)]
     assert corner_error(said[0].corners, truth.corners) < 3
     monkeypatch.setattr(recognise, "CONFIRM_WHOLE_BELOW", 0.0)
-    said = said_there()
+    said = read_at(rec, scene, truth)
     assert [(m.card, m.complete) for m in said] == [("green-3", True)]
     assert corner_error(said[0].corners, truth.corners) > 4
