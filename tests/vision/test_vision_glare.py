@@ -144,8 +144,8 @@ def test_a_guess_fitted_to_a_face_it_read_less_like_is_never_named_as_a_clear_re
     said_there = _said_where(_ink_and_value("bleed", "green", 7), 3054099, "green-7")
     assert "green-6" not in [m.card for m in said_there()]
     fitted = CardRecogniser._fitted
-    monkeypatch.setattr(CardRecogniser, "_fitted", lambda self, frame, m, face, seen_whole=False, clear_fit=True:
-                        fitted(self, frame, m, face, seen_whole))
+    monkeypatch.setattr(CardRecogniser, "_fitted", lambda self, frame, m, face, seen_whole=False, clear_fit=True,
+                        give_up_below=None: fitted(self, frame, m, face, seen_whole, give_up_below=give_up_below))
     assert "green-6" in [m.card for m in said_there()]
 
 
