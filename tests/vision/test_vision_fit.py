@@ -75,14 +75,20 @@ def test_a_full_bleed_deck_enrolled_in_part_is_not_taken_for_a_bordered_one():
     assert features.bordered_deck(dark.values())
 
 
-def test_an_outline_cut_short_by_a_borders_shadow_is_fitted_and_named(dark_border_model):
+def _purple_6_cut_short():
+    """Scene 117, the purple 6's truth, the detector (its empty table known) and its outline, a side short."""
     scene = table_scene(SEED, "pass-pass", "dark", 8)
     truth = next(t for t in scene.cards if t.card == "purple-6")
     shot = calibration_shot(SEED, "pass-pass", "dark", 8)
     detector = CardDetector(background=TableBackground.from_shot(shot, table_to_image=scene.table_to_image))
-    rec = CardRecogniser(dark_border_model, detector, in_play_only=True)   # these faces only
     outline = min((q for q in detector.detect(scene.image) if q.complete),
                   key=lambda q: np.linalg.norm(q.corners.mean(0) - truth.corners.mean(0)))
+    return scene, truth, detector, outline
+
+
+def test_an_outline_cut_short_by_a_borders_shadow_is_fitted_and_named(dark_border_model):
+    scene, truth, detector, outline = _purple_6_cut_short()
+    rec = CardRecogniser(dark_border_model, detector, in_play_only=True)   # these faces only
     assert corner_error(outline.corners, truth.corners) > 6       # the detector's outline: a side short
     first = rec.identify(scene.image, outline.corners)
     assert first.card is None and first.best == "purple-6"
@@ -97,18 +103,12 @@ def test_an_outline_cut_short_by_a_borders_shadow_is_fitted_and_named(dark_borde
 def test_a_fit_to_a_face_unlike_the_card_is_given_up_after_its_first_round(dark_border_model):
     # the same outline, 9 px short: its first ECC round correlates 0.77 with its own face, 0.42 with the
     # blue 9's (another layout), a fit that still converges and would be read again
-    scene = table_scene(SEED, "pass-pass", "dark", 8)
-    truth = next(t for t in scene.cards if t.card == "purple-6")
-    shot = calibration_shot(SEED, "pass-pass", "dark", 8)
-    detector = CardDetector(background=TableBackground.from_shot(shot, table_to_image=scene.table_to_image))
-    outline = min((q for q in detector.detect(scene.image) if q.complete),
-                  key=lambda q: np.linalg.norm(q.corners.mean(0) - truth.corners.mean(0)))
+    scene, truth, _, outline = _purple_6_cut_short()
     faces = dark_border_model.faces
     assert fit_to_face(scene.image, outline.corners, faces["blue-9"], rounds=2) is not None
     assert fit_to_face(scene.image, outline.corners, faces["blue-9"], 2, recognise.HOPELESS_FIT) is None
     kept = fit_to_face(scene.image, outline.corners, faces["purple-6"], 2, recognise.HOPELESS_FIT)
     assert kept is not None and corner_error(kept, truth.corners) < corner_error(outline.corners, truth.corners) - 4
-
 
 
 @pytest.fixture(scope="module")
