@@ -32,6 +32,11 @@ TELL_BLUR = 1.0        # px at 63×88: a print half a pixel off is the same prin
 TELL_LEVEL = 0.2
 COVERED_TELL = 0.3     # share of a card's tell under a card on top of it that leaves it unnamed
 EDGE_PX = 3            # px at 63×88: an outline's own uncertainty
+# px at 63×88 from a corner point: a card's rounded corner (3-4 mm) and its outline's uncertainty (EDGE_PX). There
+# a face shows the table of its enrolment photo, different under each face, so two look-alikes' faces "differed"
+# there; on the table the corner shows that table, and a fully visible leon-rocce read 0.27 like its own face
+# where it differs from leon-fabi, 0.83-0.86 without its corners (style-2 fresh set 21, vision/README.md)
+CORNER_PX = 6
 MIN_TOLD = 20          # px at 63×88 where two overlapping prints differ, to tell which lies on top
 ON_TOP_MARGIN = 0.1    # by this much more alike the image there (a correlation) is the print on top
 # the image where a card differs from a look-alike, shifted up to SEEN_SHIFT px to fit (an outline a pixel or two
@@ -57,6 +62,9 @@ class Tells:
         self.faces = {c: _flat(f) for c, f in faces.items()}
         self._inner = np.zeros(RECT_SIZE[::-1], bool)
         self._inner[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX] = True
+        w, h = RECT_SIZE
+        y, x = np.mgrid[0:h, 0:w]
+        self._inner &= np.min([np.hypot(x - cx, y - cy) for cx in (0, w - 1) for cy in (0, h - 1)], axis=0) >= CORNER_PX
         # unseen(): each tell's pixels, its face there, and for a blank one the most contrast that shows it
         self._told: dict[str, list[tuple[np.ndarray, np.ndarray, float | None]]] = {}
         families: dict[str, list[str]] = {}

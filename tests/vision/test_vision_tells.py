@@ -118,6 +118,53 @@ def test_a_card_whose_tell_shows_something_else_than_its_print_is_unseen():
     assert not tells.unseen(photo, CardMatch("leon-rocce", "leon-rocce", 0.95, 0.3, corners))
 
 
+def test_a_faces_corners_tell_nothing(monkeypatch):
+    """Each enrolment photo's table shows in a face's rounded corners: two faces that differ only there tell
+    each other apart nowhere, and a card whose corners show another table is not taken for unseen
+    (vision.tells.CORNER_PX)."""
+    from vision import tells as tells_module
+
+    faces, photo, _ = _medallion_faces()
+    same = {"leon-fabi": faces["leon-fabi"].copy(), "leon-rocce": faces["leon-fabi"].copy()}
+    for card, table in (("leon-fabi", (180, 60, 200)), ("leon-rocce", (90, 90, 90))):   # pink, grey tables
+        for x, y in ((0, 0), (57, 0), (0, 82), (57, 82)):
+            same[card][y:y + 6, x:x + 6] = table
+    on_green = photo.copy()
+    for x, y in ((0, 0), (171, 0), (0, 246), (171, 246)):
+        on_green[y:y + 18, x:x + 18] = (40, 140, 40)                # a green table in the photo's corners
+    corners = np.float32([[0, 0], [189, 0], [189, 264], [0, 264]]) - 0.5
+    read = CardMatch("leon-fabi", "leon-fabi", 0.95, 0.3, corners)
+    assert not Tells(same).unseen(on_green, read)
+    monkeypatch.setattr(tells_module, "CORNER_PX", 0)                # the corners counted as print
+    assert Tells(same).unseen(on_green, read)
+
+
+@pytest.mark.parametrize("seed, card", [(3_087_122, "leon-rocce"), (3_087_006, "marlon-rocce")])
+def test_a_fully_visible_card_is_named_whatever_table_shows_in_its_corners(monkeypatch, seed, card):
+    """Style-2 fresh set 21 (forty-eighth session): fully visible leon-rocce and marlon-rocce (full-bleed, on a white
+    and a glossy table) were left unnamed as unseen, where they differ from leon-fabi / marlon-fabi reading 0.27 like
+    their own faces: the two faces' corners, each showing its enrolment photo's table, counted as that difference."""
+    from vision import recognise
+    from vision import tells as tells_module
+    from vision.detect import CardDetector
+    from vision.recognise import CardRecogniser
+
+    scene, background = evaluation_scene(seed)
+    model = enrol_cards(deck_for(seed), design_for(seed))
+    truth = next(t for t in scene.cards if t.card == card)
+    assert truth.fully_visible
+
+    def read_there():
+        matches = CardRecogniser(model, CardDetector(background=background)).recognise(scene.image)
+        return [m.card for m in matches if np.abs(m.corners.mean(axis=0) - truth.corners.mean(axis=0)).max() < 12]
+
+    assert read_there() == [card]
+    monkeypatch.setattr(tells_module, "CORNER_PX", 0)
+    assert read_there() == [None]
+    monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)   # what took the name was the unseen check
+    assert read_there() == [card]
+
+
 def test_a_token_over_a_medallion_leaves_the_card_unnamed(monkeypatch):
     """Fresh scene 3,060,246 (seventh fresh set, thirty-eighth session): a grey token over a fully visible
     vanessa-fabi's orange medallion was read as vanessa-marlon's grey one. Now the card is left unnamed."""
