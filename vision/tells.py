@@ -35,7 +35,8 @@ EDGE_PX = 3            # px at 63×88: an outline's own uncertainty
 # px at 63×88 from a corner point: a card's rounded corner (3-4 mm) and its outline's uncertainty (EDGE_PX). There
 # a face shows the table of its enrolment photo, different under each face, so two look-alikes' faces "differed"
 # there; on the table the corner shows that table, and a fully visible leon-rocce read 0.27 like its own face
-# where it differs from leon-fabi, 0.83-0.86 without its corners (style-2 fresh set 21, vision/README.md)
+# where it differs from leon-fabi, 0.83-0.86 with 10 px left out (style-2 fresh set 21; 6 px names it too, and
+# still stops the four wrong names TELL_SEEN was made for: vision/README.md, forty-eighth session)
 CORNER_PX = 6
 MIN_TOLD = 20          # px at 63×88 where two overlapping prints differ, to tell which lies on top
 ON_TOP_MARGIN = 0.1    # by this much more alike the image there (a correlation) is the print on top
@@ -60,6 +61,7 @@ class Tells:
 
     def __init__(self, faces: dict[str, np.ndarray]):
         self.faces = {c: _flat(f) for c, f in faces.items()}
+        # where a tell is looked at: inside the outline's uncertainty, away from the rounded corners
         self._inner = np.zeros(RECT_SIZE[::-1], bool)
         self._inner[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX] = True
         w, h = RECT_SIZE
