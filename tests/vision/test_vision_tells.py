@@ -139,6 +139,24 @@ def test_a_faces_corners_tell_nothing(monkeypatch):
     assert Tells(same).unseen(on_green, read)
 
 
+def _reading_where(seed: int, card: str):
+    """Scene ``seed``'s truth for ``card``, and a function that reads the scene whole (its deck enrolled, its empty
+    table known) and gives what is named where ``card`` lies. The recogniser is made afresh at each reading, so a
+    module setting patched in between counts."""
+    from vision.detect import CardDetector
+    from vision.recognise import CardRecogniser
+
+    scene, background = evaluation_scene(seed)
+    model = enrol_cards(deck_for(seed), design_for(seed))
+    truth = next(t for t in scene.cards if t.card == card)
+
+    def read_there():
+        matches = CardRecogniser(model, CardDetector(background=background)).recognise(scene.image)
+        return [m.card for m in matches if np.abs(m.corners.mean(axis=0) - truth.corners.mean(axis=0)).max() < 12]
+
+    return truth, read_there
+
+
 @pytest.mark.parametrize("seed, card", [(3_087_122, "leon-rocce"), (3_087_006, "marlon-rocce")])
 def test_a_fully_visible_card_is_named_whatever_table_shows_in_its_corners(monkeypatch, seed, card):
     """Style-2 fresh set 21 (forty-eighth session): fully visible leon-rocce and marlon-rocce (full-bleed, on a white
@@ -146,18 +164,9 @@ def test_a_fully_visible_card_is_named_whatever_table_shows_in_its_corners(monke
     their own faces: the two faces' corners, each showing its enrolment photo's table, counted as that difference."""
     from vision import recognise
     from vision import tells as tells_module
-    from vision.detect import CardDetector
-    from vision.recognise import CardRecogniser
 
-    scene, background = evaluation_scene(seed)
-    model = enrol_cards(deck_for(seed), design_for(seed))
-    truth = next(t for t in scene.cards if t.card == card)
+    truth, read_there = _reading_where(seed, card)
     assert truth.fully_visible
-
-    def read_there():
-        matches = CardRecogniser(model, CardDetector(background=background)).recognise(scene.image)
-        return [m.card for m in matches if np.abs(m.corners.mean(axis=0) - truth.corners.mean(axis=0)).max() < 12]
-
     assert read_there() == [card]
     monkeypatch.setattr(tells_module, "CORNER_PX", 0)
     assert read_there() == [None]
@@ -169,17 +178,8 @@ def test_a_token_over_a_medallion_leaves_the_card_unnamed(monkeypatch):
     """Fresh scene 3,060,246 (seventh fresh set, thirty-eighth session): a grey token over a fully visible
     vanessa-fabi's orange medallion was read as vanessa-marlon's grey one. Now the card is left unnamed."""
     from vision import recognise
-    from vision.detect import CardDetector
-    from vision.recognise import CardRecogniser
 
-    scene, background = evaluation_scene(3_060_246)
-    model = enrol_cards(deck_for(3_060_246), design_for(3_060_246))
-    card = next(t for t in scene.cards if t.card == "vanessa-fabi")
-
-    def read_there():
-        matches = CardRecogniser(model, CardDetector(background=background)).recognise(scene.image)
-        return [m.card for m in matches if np.abs(m.corners.mean(axis=0) - card.corners.mean(axis=0)).max() < 12]
-
+    _, read_there = _reading_where(3_060_246, "vanessa-fabi")
     assert read_there() == [None]
     monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)
     assert read_there() == ["vanessa-marlon"]
