@@ -61,6 +61,11 @@ FIT_FACES = 3    # a guessed outline that names nothing is fitted to this many o
 # none of them named a card (the surest read 0.82); the 8 that named had reached 0.86 or more, and every fit
 # read 0.9 or surer 0.79 or more
 HOPELESS_FIT = 0.7
+# a guess named by a clear reading of its fit (under a fit's thresholds) is fitted to the next closest faces too
+# (_read_guess). Style-2 fresh set 23 (3,090,700..), every such reading logged with its guess fitted to the two
+# next faces: of 109, 4 were beaten by a fit naming another card surer (0.94-0.99 against 0.85-0.91), all 4
+# wrong and each time the card the fit named; none of the 105 others (90 right, 15 wrong)
+NEXT_FACES_CHECK_CLEAR = True
 EVEN_FACES_A_STEP = 8   # faces described evened in one step of _making_even_bank (about 0.3 ms each)
 # an outline fitted to a face reads more like that face, so it must read surer to be named: at a
 # whole outline's thresholds purple-12s fitted to purple-10 were named purple-10 (style-2
@@ -645,8 +650,9 @@ class CardRecogniser:
     def _read_guess(self, frame: np.ndarray, corners: np.ndarray) -> Steps[CardMatch]:
         """A guessed outline snapped to the edges it has (the paper's, else past a shadow) and read; if named,
         confirmed by a fit to that face (:meth:`_confirmed`); if unnamed, fitted to the faces it most resembles
-        in turn (or, if it reads like no face, to the deck's mean face) and read again. Steps of
-        :meth:`_reading`: yields before each reading and fit."""
+        in turn (or, if it reads like no face, to the deck's mean face) and read again; named by a clear reading
+        of its fit, also fitted to the next faces (NEXT_FACES_CHECK_CLEAR). Steps of :meth:`_reading`: yields
+        before each reading and fit."""
         m = self.identify(frame, snap_to_edges(frame, corners), Found.GUESSED)
         if m.card is None and self.detector.background is not None:
             # the difference from the empty table takes in the card's shadow: a guess made from it can lie
@@ -663,6 +669,7 @@ class CardRecogniser:
             return (yield from self._confirmed(frame, m))
         if m.best in self._faces and m.confidence >= GUESS_FIT_MIN_CONFIDENCE:
             yield
+            guess = m
             again = yield from self._fitted(frame, m, self._faces[m.best])
             # a fit that names is kept though it reads a hair less sure than the guess (a clear reading
             # named where the fit held: 0.852 against 0.855, development scene 2029)
@@ -672,19 +679,17 @@ class CardRecogniser:
                 # a guess 10-30 % off can read best as a look-alike: fitted to the next closest faces too,
                 # it is named only if one of them reads sure (style-2 development seeds 100..399: 17 more
                 # right names, none wrong)
-                near = self._scores(frame, m.corners)[3].max(axis=(0, 1))
-                for i in np.argsort(-near)[:FIT_FACES]:
-                    card = self._cards[int(i)]
-                    if card == m.best or card not in self._faces or near[i] < GUESS_FIT_MIN_CONFIDENCE:
-                        continue
-                    # never named as a clear reading: fitted to a face it read less like than another
-                    # (fresh scene 3,054,099: a guess read as green-2, fitted to green-6, named it at 0.88;
-                    # it was a green 7)
-                    yield
-                    again = yield from self._fitted(frame, m, self._faces[card], clear_fit=False,
-                                                    give_up_below=HOPELESS_FIT)
-                    if again is not None and again.card is not None:
-                        return again
+                again = yield from self._named_by_next_faces(frame, m, m, m.best)
+                if again is not None:
+                    return again
+            elif NEXT_FACES_CHECK_CLEAR and m.confidence < self.model.min_confidence + FITTED_EXTRA_CONFIDENCE:
+                # named by a clear reading of a fit to the face it read most like: the fit can draw a partly
+                # hidden card onto that face's print (fresh scene 3,092,263: a yellow 12 under a yellow 4 fitted
+                # to yellow-9, named 0.85). The guess fitted to the next closest faces too, one that names
+                # another card surer wins
+                again = yield from self._named_by_next_faces(frame, guess, m, m.card, other_than=m.card)
+                if again is not None and again.confidence > m.confidence:
+                    return again
         elif self._mean_face is not None:
             # a guess 3-12 px off read 0.16-0.5 (dark-bordered cards in merged outlines): too unlike
             # any face to fit to one, it is fitted to the deck's mean face, which names no card
@@ -693,6 +698,25 @@ class CardRecogniser:
             if again is not None and again.card is not None:
                 m = again
         return m
+
+    def _named_by_next_faces(self, frame: np.ndarray, start: CardMatch, read: CardMatch, skip: str | None,
+                             other_than: str | None = None) -> Steps[CardMatch | None]:
+        """The first reading that names a card (other than ``other_than``) of the guessed outline ``start``
+        fitted to each of the FIT_FACES faces ``read``'s outline reads most like, but ``skip``'s, at a fit's
+        thresholds and never as a clear reading (fitted to a face it read less like than another: fresh scene
+        3,054,099, a guess read as green-2, fitted to green-6, was named so at 0.88; it was a green 7); or None.
+        Steps of :meth:`_reading`: yields before each fit."""
+        near = self._scores(frame, read.corners)[3].max(axis=(0, 1))
+        for i in np.argsort(-near)[:FIT_FACES]:
+            card = self._cards[int(i)]
+            if card == skip or card not in self._faces or near[i] < GUESS_FIT_MIN_CONFIDENCE:
+                continue
+            yield
+            again = yield from self._fitted(frame, start, self._faces[card], clear_fit=False,
+                                            give_up_below=HOPELESS_FIT)
+            if again is not None and again.card is not None and again.card != other_than:
+                return again
+        return None
 
     def _confirmed(self, frame: np.ndarray, m: CardMatch) -> Steps[CardMatch]:
         """A guess named as it was snapped, fitted to the named face and read again: the name stands if

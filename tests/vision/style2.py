@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.bench.eval_vision_style2 import deck_for, design_for
+from tests.bench.eval_vision_style2 import deck_for, design_for, enrol_cards
 from vision import askew
 from vision.background import TableBackground
 from vision.detect import CardDetector
+from vision.recognise import CardRecogniser
 from vision.synth2.render import calibration_shot, table_scene
 
 
@@ -49,6 +50,26 @@ def detected_near(seed: int, card: str):
                    default=(np.inf, None))
 
     return scene, truth, nearest
+
+
+def reading_where(seed: int, card: str):
+    """Scene ``seed``'s truth for ``card``, and a function that reads the scene whole (its deck enrolled from
+    the evaluation's close-up photos, its empty table known) and gives what is named where ``card`` lies. The
+    recogniser is made afresh at each reading, so a module setting patched in between counts.
+
+        >>> truth, read_there = reading_where(3_087_122, "leon-rocce")   # doctest: +SKIP
+        >>> read_there()                                                 # doctest: +SKIP
+        ['leon-rocce']
+    """
+    scene, background = evaluation_scene(seed)
+    model = enrol_cards(deck_for(seed), design_for(seed))
+    truth = next(t for t in scene.cards if t.card == card)
+
+    def read_there():
+        matches = CardRecogniser(model, CardDetector(background=background)).recognise(scene.image)
+        return [m.card for m in matches if np.abs(m.corners.mean(axis=0) - truth.corners.mean(axis=0)).max() < 12]
+
+    return truth, read_there
 
 
 def strict_sides_only(monkeypatch) -> None:

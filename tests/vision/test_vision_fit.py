@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from tests.bench.eval_vision_style2 import deck_for, design_for, enrol_cards
+from tests.vision.style2 import reading_where
 from vision import background, features, partial, recognise
 from vision.background import TableBackground
 from vision.border import border_given_back, printed_band
@@ -618,3 +619,15 @@ def test_a_whole_outline_named_barely_is_fitted_to_that_face_and_read_again(monk
     said = read_at(rec, scene, truth)
     assert [(m.card, m.complete) for m in said] == [("green-3", True)]
     assert corner_error(said[0].corners, truth.corners) > 4
+
+
+def test_a_guess_named_by_a_clear_reading_of_its_fit_yields_to_a_next_face_that_reads_surer(monkeypatch):
+    """Style-2 fresh scene 3,092,263 (set 23, forty-ninth session), a glossy table: a full-bleed yellow 12 lies
+    partly under a yellow 4. Its guessed outline read most like yellow-9; fitted to yellow-9's face it was drawn
+    onto that print (its pips a row off) and named yellow-9 by a clear reading, 0.85. Fitted to the next closest
+    face as well (yellow-10's), it reads yellow-12 at 0.94, named: that surer name wins."""
+    truth, read_there = reading_where(3_092_263, "yellow-12")
+    assert not truth.fully_visible
+    assert read_there() == ["yellow-12"]
+    monkeypatch.setattr(recognise, "NEXT_FACES_CHECK_CLEAR", False)
+    assert read_there() == ["yellow-9"]

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.bench.eval_vision_style2 import deck_for, design_for, enrol_cards
-from tests.vision.style2 import evaluation_scene
+from tests.vision.style2 import evaluation_scene, reading_where
 from vision.recognise import CardMatch
 from vision.tells import Tells
 
@@ -139,24 +139,6 @@ def test_a_faces_corners_tell_nothing(monkeypatch):
     assert Tells(same).unseen(on_green, read)
 
 
-def _reading_where(seed: int, card: str):
-    """Scene ``seed``'s truth for ``card``, and a function that reads the scene whole (its deck enrolled, its empty
-    table known) and gives what is named where ``card`` lies. The recogniser is made afresh at each reading, so a
-    module setting patched in between counts."""
-    from vision.detect import CardDetector
-    from vision.recognise import CardRecogniser
-
-    scene, background = evaluation_scene(seed)
-    model = enrol_cards(deck_for(seed), design_for(seed))
-    truth = next(t for t in scene.cards if t.card == card)
-
-    def read_there():
-        matches = CardRecogniser(model, CardDetector(background=background)).recognise(scene.image)
-        return [m.card for m in matches if np.abs(m.corners.mean(axis=0) - truth.corners.mean(axis=0)).max() < 12]
-
-    return truth, read_there
-
-
 @pytest.mark.parametrize("seed, card", [(3_087_122, "leon-rocce"), (3_087_006, "marlon-rocce")])
 def test_a_fully_visible_card_is_named_whatever_table_shows_in_its_corners(monkeypatch, seed, card):
     """Style-2 fresh set 21 (forty-eighth session): fully visible leon-rocce and marlon-rocce (full-bleed, on a white
@@ -165,7 +147,7 @@ def test_a_fully_visible_card_is_named_whatever_table_shows_in_its_corners(monke
     from vision import recognise
     from vision import tells as tells_module
 
-    truth, read_there = _reading_where(seed, card)
+    truth, read_there = reading_where(seed, card)
     assert truth.fully_visible
     assert read_there() == [card]
     monkeypatch.setattr(tells_module, "CORNER_PX", 0)
@@ -179,7 +161,7 @@ def test_a_token_over_a_medallion_leaves_the_card_unnamed(monkeypatch):
     vanessa-fabi's orange medallion was read as vanessa-marlon's grey one. Now the card is left unnamed."""
     from vision import recognise
 
-    _, read_there = _reading_where(3_060_246, "vanessa-fabi")
+    _, read_there = reading_where(3_060_246, "vanessa-fabi")
     assert read_there() == [None]
     monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)
     assert read_there() == ["vanessa-marlon"]
