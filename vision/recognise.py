@@ -66,6 +66,10 @@ HOPELESS_FIT = 0.7
 # next faces: of 109, 4 were beaten by a fit naming another card surer (0.94-0.99 against 0.85-0.91), all 4
 # wrong and each time the card the fit named; none of the 105 others (90 right, 15 wrong)
 NEXT_FACES_CHECK_CLEAR = True
+# and so is a whole outline named under CONFIRM_WHOLE_BELOW whose fit to the named face named it again: a full-bleed
+# yellow 11, a token over one corner, its outline 5 px off, read yellow-9 0.92 whole and 0.916 fitted to the 9's
+# face (its pips a row off the 9's land on them); fitted to yellow-11's face, 0.977 (fresh scene 3,097,215)
+NEXT_FACES_CHECK_WHOLE = True
 EVEN_FACES_A_STEP = 8   # faces described evened in one step of _making_even_bank (about 0.3 ms each)
 # an outline fitted to a face reads more like that face, so it must read surer to be named: at a
 # whole outline's thresholds purple-12s fitted to purple-10 were named purple-10 (style-2
@@ -920,6 +924,12 @@ class CardRecogniser:
                 again = yield from self._fitted(frame, m, self._faces[m.card], seen_whole=True)
                 if again is not None and again.card is not None and again.card != m.card:
                     m = replace(again, complete=True)
+                elif NEXT_FACES_CHECK_WHOLE:
+                    # the fit to the named face can draw the outline onto that face's print: the next faces
+                    # too, one that names another card surer wins (NEXT_FACES_CHECK_WHOLE)
+                    other = yield from self._named_by_next_faces(frame, m, m, m.card, other_than=m.card)
+                    if other is not None and other.confidence > m.confidence:
+                        m = replace(other, complete=True)
             if m.card is None and m.best in self._faces and m.confidence >= FIT_MIN_CONFIDENCE:
                 # an outline a few px off (a dark border lost in its own shadow) reads badly: fit it to the
                 # face. Moved towards that face, it must read surer (FITTED_EXTRA_CONFIDENCE;

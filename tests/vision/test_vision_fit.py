@@ -631,3 +631,14 @@ def test_a_guess_named_by_a_clear_reading_of_its_fit_yields_to_a_next_face_that_
     assert read_there() == ["yellow-12"]
     monkeypatch.setattr(recognise, "NEXT_FACES_CHECK_CLEAR", False)
     assert read_there() == ["yellow-9"]
+
+
+def test_a_whole_outline_its_fit_named_again_yields_to_a_next_face_that_reads_surer(monkeypatch):
+    """Style-2 fresh scene 3,097,215 (set 26, fiftieth session), light wood: a full-bleed yellow 11, a token over
+    one corner, its whole outline found 5 px off. It read yellow-9 0.92, and fitted to yellow-9's face (the 11's
+    pips a row off the 9's land on them), 0.916: named yellow-9. Fitted to the next closest faces as well, the
+    fit to yellow-11's face reads yellow-11 at 0.977: that surer name wins (NEXT_FACES_CHECK_WHOLE)."""
+    truth, read_there = reading_where(3_097_215, "yellow-11")
+    assert read_there() == ["yellow-11"]
+    monkeypatch.setattr(recognise, "NEXT_FACES_CHECK_WHOLE", False)
+    assert read_there() == ["yellow-9"]
