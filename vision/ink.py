@@ -13,7 +13,8 @@ Only faces printed in one ink are compared (nine ink pixels in ten of one hue): 
 Éclair face mixes several colours, and its median hue says nothing. For those,
 :class:`DifferenceHue` looks only where two faces' colours differ (two footballers' cards
 alike but for an orange or a green medallion): is the card's colour there turned towards the
-named face's or the rival's, however faded?
+named face's or the rival's, however faded? Where one of the two is grey (a French deck's black pip
+against a red one), a grey has no direction: how much of the coloured face's colour shows there?
 
     >>> paper = np.full((88, 63, 3), 230, np.uint8)
     >>> blue, green = paper.copy(), paper.copy()
@@ -30,6 +31,7 @@ import cv2
 import numpy as np
 
 from vision.features import RECT_SIZE, flatten_light
+from vision.ghosts import id_parts
 
 INK_LEVEL = 0.6      # a pixel below this share of its paper's light is ink
 EDGE_PX = 4          # the rim is left out (a border, the cloth beside the card)
@@ -149,6 +151,22 @@ CHROMA_BLUR = 1.0    # px at 63×88: a corner half a pixel off must not change t
 # fully from HUE_LIT. Every pair of faces of styles 1 and 2 still differs by 0.4 or more (MIN_DIFF 0.15);
 # a French deck's black pip cards by under 0.3
 HUE_DARK, HUE_LIT = 0.15, 0.35
+# Where one face is grey (a black pip, blank paper: its colour's RMS there under GREY_RMS) and the other coloured
+# (COLOURED_RMS or more, a round 3 x GREY_RMS), the grey face's colour has no direction to compare, only noise:
+# a French deck's black 9 of spades leant towards the red 9 of diamonds by that noise and was refused (lattmann
+# theme, 96 of the 98 black pip cards read right and refused). Such a pair is told by the amount of the coloured
+# face's colour the card shows there (DifferenceHue.lean): SHOWN_HALF is the lean's zero. Not two cards of one
+# family (a green 8 against a green 4, blank paper where the 8 has a pip): their colours are compared as before,
+# and such a pair is told by where its print lies (a washed-out green 8 showed 0.10). Measured at the true
+# corners of fully visible cards (lattmann 3,100,100..3,100,399; style-2 development seeds 100..499), grey
+# cards showed at most 0.13 of it (lattmann; 0.04 style 2), coloured cards at least 0.28 (lattmann; 0.15, a
+# rocce-fabi against the dog, style 2). Where neither face is coloured (both under COLOURED_RMS: two black
+# cards, one enrolled under a tinted light), nothing is told by colour: orell's 7 of spades was refused for its 8,
+# whose photo's cast is all the colour there (32 of the 34 black pip cards refused after the rule above). Every pair
+# of style-2 faces has one side at 0.156 or more
+GREY_RMS = MIN_HUE
+COLOURED_RMS = 0.15
+SHOWN_HALF = 0.12
 PAIRS_KEPT = 4096    # DifferenceHue's prepared pairs (a few kB each): forgotten all at once beyond this
 
 
@@ -197,8 +215,10 @@ class DifferenceHue:
 
     def _pair(self, card: str, rival: str) -> tuple | None:
         """(where the two faces' colours differ, the named face's colours there and the rival's,
-        each as a unit vector, how far apart they point), or None: nothing to compare. Made once
-        per pair (the rival the way round that differs least from the named face)."""
+        each as a unit vector, how far apart they point; or, where one of them is grey there, the
+        coloured face's colours as a vector whose dot product with the card's is the share of that
+        colour it shows, and +1 if that face is the named one, -1 if the rival), or None: nothing to
+        compare. Made once per pair (the rival the way round that differs least from the named face)."""
         key = (card, rival)
         if key not in self._pairs:
             if len(self._pairs) >= PAIRS_KEPT:
@@ -211,7 +231,12 @@ class DifferenceHue:
             if float(d.max()) >= MIN_DIFF and int(where.sum()) >= MIN_INK_PX:
                 a, b = a[where].ravel(), b[where].ravel()
                 na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
-                if na >= 1e-6 and nb >= 1e-6:
+                grey, coloured = sorted((na, nb))
+                if coloured < COLOURED_RMS * np.sqrt(len(a)):
+                    pass   # neither face coloured there: a photo's cast, nothing to tell them by
+                elif grey < GREY_RMS * np.sqrt(len(a)) and not _one_family(card, rival):
+                    out = (where, (a if na > nb else b) / coloured ** 2, 1.0 if na > nb else -1.0)
+                elif na >= 1e-6 and nb >= 1e-6:
                     ua, ub = a / na, b / nb
                     out = (where, ua, ub, np.sqrt(max(2.0 - 2.0 * float(ua @ ub), 1e-6)))
             self._pairs[key] = out
@@ -222,10 +247,17 @@ class DifferenceHue:
         face lies) turns from ``card``'s face towards ``rival``'s, where the two differ:
         its cosine with the rival's colours less its cosine with the named face's, over how far
         apart the two faces' colours point there (so two faces alike in hue are not judged on
-        noise). Negative: nearer the rival. None when there is nothing to compare."""
+        noise). Negative: nearer the rival. None when there is nothing to compare. Where one of the
+        two faces is grey (GREY_RMS; the other COLOURED_RMS or more): the share of the coloured face's
+        colour ``seen`` shows there, less SHOWN_HALF, over SHOWN_HALF (within -1..1), turned towards
+        whichever face is the named one."""
         pair = self._pair(card, rival)
         if pair is None:
             return None
+        if len(pair) == 3:   # one face grey there: how much of the other's colour shows
+            where, coloured, named = pair
+            shown = float(seen[where].ravel() @ coloured)
+            return float(np.clip(named * (shown - SHOWN_HALF) / SHOWN_HALF, -1.0, 1.0))
         where, ua, ub, apart = pair
         s = seen[where].ravel()
         ns = float(np.linalg.norm(s))
@@ -273,6 +305,13 @@ class DifferenceHue:
             if lean is not None and lean < below:
                 return rival
         return None
+
+
+def _one_family(card: str, rival: str) -> bool:
+    """Whether two cards are of one family (the same ``a`` of ``a-b``: one ink's values, one player's
+    medallions), told apart by where their print lies, not by its colour."""
+    a, b = id_parts(card), id_parts(rival)
+    return a is not None and b is not None and a[0] == b[0]
 
 
 __all__ = ["DifferenceHue", "InkCheck", "chroma", "ink_hue"]
