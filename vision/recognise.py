@@ -68,7 +68,8 @@ HOPELESS_FIT = 0.7
 NEXT_FACES_CHECK_CLEAR = True
 # and so is a whole outline named under CONFIRM_WHOLE_BELOW whose fit to the named face named it again: a full-bleed
 # yellow 11, a token over one corner, its outline 5 px off, read yellow-9 0.92 whole and 0.916 fitted to the 9's
-# face (its pips a row off the 9's land on them); fitted to yellow-11's face, 0.977 (fresh scene 3,097,215)
+# face (its pips a row off the 9's land on them); fitted to yellow-11's face, 0.977 (fresh scene 3,097,215). Set 26
+# (3,096,700..): 968 outlines checked, that one reading changed; development 100..1699: every reading the same
 NEXT_FACES_CHECK_WHOLE = True
 EVEN_FACES_A_STEP = 8   # faces described evened in one step of _making_even_bank (about 0.3 ms each)
 # an outline fitted to a face reads more like that face, so it must read surer to be named: at a
