@@ -27,6 +27,8 @@ against a red one), a grey has no direction: how much of the coloured face's col
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -182,6 +184,23 @@ def chroma(flat: np.ndarray) -> np.ndarray:
     return c[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX]
 
 
+class _ByDirection(NamedTuple):
+    """Two faces told by the direction of their colours where they differ: unit vectors, how far apart."""
+    where: np.ndarray
+    named: np.ndarray
+    rival: np.ndarray
+    apart: float
+
+
+class _ByAmount(NamedTuple):
+    """Two faces, one grey where they differ, told by how much of the other's colour shows: ``coloured``
+    (that face's colours over their squared norm: a dot product with it is the share shown), ``towards``
+    +1 if the coloured face is the named one, -1 if it is the rival."""
+    where: np.ndarray
+    coloured: np.ndarray
+    towards: float
+
+
 class DifferenceHue:
     """The enrolled faces' colours, compared only where two faces differ.
 
@@ -200,7 +219,7 @@ class DifferenceHue:
     def __init__(self, faces: dict[str, np.ndarray]):
         self._faces = faces
         self._chroma: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._pairs: dict[tuple[str, str], tuple | None] = {}
+        self._pairs: dict[tuple[str, str], _ByDirection | _ByAmount | None] = {}
 
     def prepare(self, card: str) -> None:
         """Makes ``card``'s face colours (both turns) now, if not made yet (ahead of their first need)."""
@@ -213,12 +232,10 @@ class DifferenceHue:
             self._chroma[card] = (c, c[::-1, ::-1])
         return self._chroma[card]
 
-    def _pair(self, card: str, rival: str) -> tuple | None:
-        """(where the two faces' colours differ, the named face's colours there and the rival's,
-        each as a unit vector, how far apart they point; or, where one of them is grey there, the
-        coloured face's colours as a vector whose dot product with the card's is the share of that
-        colour it shows, and +1 if that face is the named one, -1 if the rival), or None: nothing to
-        compare. Made once per pair (the rival the way round that differs least from the named face)."""
+    def _pair(self, card: str, rival: str) -> _ByDirection | _ByAmount | None:
+        """How ``card``'s and ``rival``'s faces are told apart by colour where they differ, or None:
+        nothing to compare. Made once per pair (the rival the way round that differs least from the
+        named face)."""
         key = (card, rival)
         if key not in self._pairs:
             if len(self._pairs) >= PAIRS_KEPT:
@@ -235,10 +252,10 @@ class DifferenceHue:
                 if coloured < COLOURED_RMS * np.sqrt(len(a)):
                     pass   # neither face coloured there: a photo's cast, nothing to tell them by
                 elif grey < GREY_RMS * np.sqrt(len(a)) and not _one_family(card, rival):
-                    out = (where, (a if na > nb else b) / coloured ** 2, 1.0 if na > nb else -1.0)
+                    out = _ByAmount(where, (a if na > nb else b) / coloured ** 2, 1.0 if na > nb else -1.0)
                 elif na >= 1e-6 and nb >= 1e-6:
                     ua, ub = a / na, b / nb
-                    out = (where, ua, ub, np.sqrt(max(2.0 - 2.0 * float(ua @ ub), 1e-6)))
+                    out = _ByDirection(where, ua, ub, float(np.sqrt(max(2.0 - 2.0 * float(ua @ ub), 1e-6))))
             self._pairs[key] = out
         return self._pairs[key]
 
@@ -254,10 +271,9 @@ class DifferenceHue:
         pair = self._pair(card, rival)
         if pair is None:
             return None
-        if len(pair) == 3:   # one face grey there: how much of the other's colour shows
-            where, coloured, named = pair
-            shown = float(seen[where].ravel() @ coloured)
-            return float(np.clip(named * (shown - SHOWN_HALF) / SHOWN_HALF, -1.0, 1.0))
+        if isinstance(pair, _ByAmount):
+            shown = float(seen[pair.where].ravel() @ pair.coloured)
+            return float(np.clip(pair.towards * (shown - SHOWN_HALF) / SHOWN_HALF, -1.0, 1.0))
         where, ua, ub, apart = pair
         s = seen[where].ravel()
         ns = float(np.linalg.norm(s))
@@ -285,7 +301,7 @@ class DifferenceHue:
         pair = self._pair(card, rival) if card in self._faces and rival in self._faces else None
         if pair is None:
             return 0.0
-        where = pair[0]
+        where = pair.where
         return 1.0 - float(seen[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX][where].mean())
 
     def rival(self, flat: np.ndarray, card: str, rivals, below: float = -MAX_LEAN) -> str | None:
