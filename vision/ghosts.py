@@ -54,6 +54,13 @@ def id_parts(card: str) -> tuple[str, str] | None:
     return (parts[0], parts[1]) if len(parts) == 2 and all(parts) else None
 
 
+def one_family(card: str, other: str) -> bool:
+    """Whether two cards are of one family, the same ``a`` of ``a-b`` (one ink's values, one player's
+    medallions): look-alikes told apart by where their print lies."""
+    a, b = id_parts(card), id_parts(other)
+    return a is not None and b is not None and a[0] == b[0]
+
+
 def ghost_faces(deck_ids, faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """A face (as enrolled faces are: rectified, uint8) for each card of ``deck_ids`` not in
     ``faces`` that can be pieced together from the enrolled ones; cards that cannot are left out.

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from vision.features import RECT_SIZE, flatten_light
-from vision.ghosts import id_parts
+from vision.ghosts import one_family
 
 INK_LEVEL = 0.6      # a pixel below this share of its paper's light is ink
 EDGE_PX = 4          # the rim is left out (a border, the cloth beside the card)
@@ -251,7 +251,7 @@ class DifferenceHue:
                 grey, coloured = sorted((na, nb))
                 if coloured < COLOURED_RMS * np.sqrt(len(a)):
                     pass   # neither face coloured there: a photo's cast, nothing to tell them by
-                elif grey < GREY_RMS * np.sqrt(len(a)) and not _one_family(card, rival):
+                elif grey < GREY_RMS * np.sqrt(len(a)) and not one_family(card, rival):
                     out = _ByAmount(where, (a if na > nb else b) / coloured ** 2, 1.0 if na > nb else -1.0)
                 elif na >= 1e-6 and nb >= 1e-6:
                     ua, ub = a / na, b / nb
@@ -321,13 +321,6 @@ class DifferenceHue:
             if lean is not None and lean < below:
                 return rival
         return None
-
-
-def _one_family(card: str, rival: str) -> bool:
-    """Whether two cards are of one family (the same ``a`` of ``a-b``: one ink's values, one player's
-    medallions), told apart by where their print lies, not by its colour."""
-    a, b = id_parts(card), id_parts(rival)
-    return a is not None and b is not None and a[0] == b[0]
 
 
 __all__ = ["DifferenceHue", "InkCheck", "chroma", "ink_hue"]

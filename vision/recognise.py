@@ -692,8 +692,8 @@ class CardRecogniser:
                 # hidden card onto that face's print (fresh scene 3,092,263: a yellow 12 under a yellow 4 fitted
                 # to yellow-9, named 0.85). The guess fitted to the next closest faces too, one that names
                 # another card surer wins
-                again = yield from self._named_by_next_faces(frame, guess, m, m.card, other_than=m.card)
-                if again is not None and again.confidence > m.confidence:
+                again = yield from self._surer_by_next_faces(frame, guess, m)
+                if again is not None:
                     return again
         elif self._mean_face is not None:
             # a guess 3-12 px off read 0.16-0.5 (dark-bordered cards in merged outlines): too unlike
@@ -706,10 +706,11 @@ class CardRecogniser:
 
     def _named_by_next_faces(self, frame: np.ndarray, start: CardMatch, read: CardMatch, skip: str | None,
                              other_than: str | None = None) -> Steps[CardMatch | None]:
-        """The first reading that names a card (other than ``other_than``) of the guessed outline ``start``
-        fitted to each of the FIT_FACES faces ``read``'s outline reads most like, but ``skip``'s, at a fit's
-        thresholds and never as a clear reading (fitted to a face it read less like than another: fresh scene
-        3,054,099, a guess read as green-2, fitted to green-6, was named so at 0.88; it was a green 7); or None.
+        """The first reading that names a card (other than ``other_than``) of the outline ``start`` (a guess or a
+        whole one) fitted to each of the FIT_FACES faces ``read``'s outline reads most like, but ``skip``'s, at a
+        fit's thresholds and never as a clear reading (fitted to a face it read less like than another: fresh
+        scene 3,054,099, a guess read as green-2, fitted to green-6, was named so at 0.88; it was a green 7); or
+        None.
         Steps of :meth:`_reading`: yields before each fit."""
         near = self._scores(frame, read.corners)[3].max(axis=(0, 1))
         for i in np.argsort(-near)[:FIT_FACES]:
@@ -722,6 +723,13 @@ class CardRecogniser:
             if again is not None and again.card is not None and again.card != other_than:
                 return again
         return None
+
+    def _surer_by_next_faces(self, frame: np.ndarray, start: CardMatch, named: CardMatch) -> Steps[CardMatch | None]:
+        """A reading of the outline ``start`` fitted to the next faces ``named``'s outline reads most like that
+        names another card than ``named`` does, and surer (NEXT_FACES_CHECK_CLEAR, NEXT_FACES_CHECK_WHOLE: a
+        fit to the named face can draw the outline onto that face's print); or None. Steps of :meth:`_reading`."""
+        other = yield from self._named_by_next_faces(frame, start, named, named.card, other_than=named.card)
+        return other if other is not None and other.confidence > named.confidence else None
 
     def _confirmed(self, frame: np.ndarray, m: CardMatch) -> Steps[CardMatch]:
         """A guess named as it was snapped, fitted to the named face and read again: the name stands if
@@ -928,8 +936,8 @@ class CardRecogniser:
                 elif NEXT_FACES_CHECK_WHOLE:
                     # the fit to the named face can draw the outline onto that face's print: the next faces
                     # too, one that names another card surer wins (NEXT_FACES_CHECK_WHOLE)
-                    other = yield from self._named_by_next_faces(frame, m, m, m.card, other_than=m.card)
-                    if other is not None and other.confidence > m.confidence:
+                    other = yield from self._surer_by_next_faces(frame, m, m)
+                    if other is not None:
                         m = replace(other, complete=True)
             if m.card is None and m.best in self._faces and m.confidence >= FIT_MIN_CONFIDENCE:
                 # an outline a few px off (a dark border lost in its own shadow) reads badly: fit it to the
