@@ -73,6 +73,13 @@ LEFTOVER_JOIN = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 LEFTOVER_MIN_SHARE = 0.2
 LEFTOVER_REACH_MM = 10
 _AROUND = np.ones((5, 5), np.uint8)
+# A card lying over another whose edges close round both: the loop is neither card it holds, and the
+# blob in the difference from the empty table can be larger still (glare on a glossy table, a third card
+# touching them) and is then not looked at for a card on top (vision.askew.MAX_SPAN). The card whose four
+# sides show in such a loop is guessed too
+LOOP_TOPS = True
+LOOP_TOP_AREA = (0.8, 3.0)   # the loop's area, in card areas at its place
+LOOP_TOP_SAME_PX = 3.0       # a placement whose corners all lie this close to another's is the same one
 
 
 class CardDetector:
@@ -130,6 +137,8 @@ class CardDetector:
                 if all(quad_overlap(q.corners, c) < 0.5 for c in whole):
                     found.append(q)
                     whole.append(q.corners)
+            if LOOP_TOPS:
+                found += yield from self._on_top_in_loops(frame, loops, found)
             found = [q for q in found if self.background.card_sized(q.corners)]
             if LEFTOVERS:
                 found += yield from self._in_leftovers(frame, mask, found)
@@ -190,6 +199,33 @@ class CardDetector:
             if guesses:
                 found += yield from self.guessing(pts, frame)
         return found
+
+    def _on_top_in_loops(self, frame: np.ndarray, loops: list[np.ndarray],
+                         found: list[CardQuad]) -> Steps[list[CardQuad]]:
+        """Guesses (:func:`vision.askew.top_card`) at the cards on top in the edge ``loops`` of about
+        LOOP_TOP_AREA card areas, but inside a card ``found`` whole and those ``found`` already; see LOOP_TOPS."""
+        k = self.settings.scale
+        whole = [q.corners for q in found if q.complete]
+        lo, hi = LOOP_TOP_AREA
+        out: list[CardQuad] = []
+        for loop in loops:
+            pts = loop.reshape(-1, 2).astype(np.float32) * k + (k - 1) / 2
+            centre = pts.mean(axis=0)
+            expected = self.background.card_area_px(centre)
+            if expected is None or not lo <= cv2.contourArea(loop) * k * k / expected <= hi:
+                continue
+            if any(cv2.pointPolygonTest(c.astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
+                   for c in whole):
+                continue   # the print inside a card found whole
+            yield
+            top = yield from self.background.finding_top_card(frame, pts)
+            if top is None:
+                continue
+            corners = order_clockwise(top)
+            if (_plausible(corners, self.settings) and self.background.card_sized(corners)
+                    and not any(_same_place(corners, q.corners) for q in [*found, *out])):
+                out.append(CardQuad(corners, complete=False, outline=loop.reshape(-1, 2).astype(np.float32)))
+        return out
 
     def _in_leftovers(self, frame: np.ndarray, mask: np.ndarray, found: list[CardQuad]) -> Steps[list[CardQuad]]:
         """Guesses (:func:`vision.askew.top_card`) at the pieces of the foreground ``mask`` that no quad
@@ -390,6 +426,11 @@ def _clipped(subject: list, clip: list) -> list:
                 kept.append((x + t * (out[j][0] - x), y + t * (out[j][1] - y)))
         out = kept
     return out
+
+
+def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether the clockwise quads ``a`` and ``b`` have their corners within LOOP_TOP_SAME_PX of each other."""
+    return any(float(np.abs(np.roll(b, i, axis=0) - a).max()) <= LOOP_TOP_SAME_PX for i in range(4))
 
 
 def _drop_nested(quads: list[CardQuad]) -> list[CardQuad]:
