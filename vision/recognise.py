@@ -71,6 +71,11 @@ NEXT_FACES_CHECK_CLEAR = True
 # face (its pips a row off the 9's land on them); fitted to yellow-11's face, 0.977 (fresh scene 3,097,215). Set 26
 # (3,096,700..): 968 outlines checked, that one reading changed; development 100..1699: every reading the same
 NEXT_FACES_CHECK_WHOLE = True
+# A fit to one of those next faces that reads its card surer than the name given, by a whole outline's margin,
+# but is refused by the checks (its tell under another card), leaves the outline unnamed: two cards read so,
+# neither surely (fresh scene 3,101,507: a blue 10 half under a blue 7, its guess fitted to blue-9's face read
+# blue-9 0.82 clear; fitted to blue-10's, 0.90, margin 0.49, refused)
+NEXT_FACES_DOUBT = True
 EVEN_FACES_A_STEP = 8   # faces described evened in one step of _making_even_bank (about 0.3 ms each)
 # an outline fitted to a face reads more like that face, so it must read surer to be named: at a
 # whole outline's thresholds purple-12s fitted to purple-10 were named purple-10 (style-2
@@ -179,6 +184,11 @@ VEILED_CLEAR = True
 # gained, none lost; set 15 98.67 -> 98.68 %, 1 gained, none lost; none wrong more (vision/README.md, forty-fourth
 # and forty-fifth sessions)
 UNGLARED = {"HARDLY_MOVED", "FITTED"}   # the ways an outline is found (Found's names) that are read so
+# and named as a clear reading is (as VEILED_CLEAR) when that reading names it from SOFT_FROM, clear of every rival
+# by CLEAR_MARGIN, on an outline seen whole or a face of one ink, fitted to the face it read most like: a broad spot
+# leaves a halo under GLARE_RISE that holds a card short of the threshold (fresh set 26, glossy: a blue 2 read 0.64
+# fitted, 0.85-0.87 without its glared cells, clear by 0.24-0.26; vision/README.md, fifty-first session)
+UNGLARED_CLEAR = True
 # a card whose tell lies under another card on top of it is not named (vision.tells)
 TELLS_HIDDEN = True
 # nor a card whose own print does not show where it differs from a look-alike (vision.tells.Tells.unseen):
@@ -492,16 +502,20 @@ class CardRecogniser:
         # a card under a spot of glare is read again without the cells the glare washed out (vision.glare);
         # refused below, it reads as before (``plain``), so that its outline's fit and guesses are still tried
         plain = best
+        unglared_clear = False
         if (not named and found.name in UNGLARED and name not in self._unnamed and name in self._faces):
             unglared, unglared_margin = self._reading_unglared(vectors[o], scores[o], _turned(flats[o], turn),
                                                                (turn, idx))
             if unglared >= need_conf and unglared_margin >= need_margin:
                 named, best = True, unglared
+            unglared_clear = (UNGLARED_CLEAR and not named and may_clear
+                              and (found is Found.HARDLY_MOVED or clear_fit)
+                              and unglared >= SOFT_FROM and unglared_margin >= CLEAR_MARGIN)
         # a clear reading, named only if its print is surely the card's as a narrow one's: under the threshold
         # where a fit placed it (CLEAR, CLEAR_FITTED), or at a whole outline's threshold on any fit, clear by far
         # (FIT_CLEAR)
         clear = not named and not narrow and name not in self._unnamed and (
-            veiled_clear
+            veiled_clear or unglared_clear
             or (CLEAR and (found is Found.HARDLY_MOVED or (CLEAR_FITTED and clear_fit and found is Found.FITTED))
                 and SOFT_FROM <= best and margin >= CLEAR_MARGIN and may_clear)
             or (FIT_CLEAR and found in (Found.FITTED, Found.HARDLY_MOVED) and best >= self.model.min_confidence
@@ -705,12 +719,15 @@ class CardRecogniser:
         return m
 
     def _named_by_next_faces(self, frame: np.ndarray, start: CardMatch, read: CardMatch, skip: str | None,
-                             other_than: str | None = None) -> Steps[CardMatch | None]:
+                             other_than: str | None = None,
+                             doubt_above: float | None = None) -> Steps[CardMatch | None]:
         """The first reading that names a card (other than ``other_than``) of the outline ``start`` (a guess or a
         whole one) fitted to each of the FIT_FACES faces ``read``'s outline reads most like, but ``skip``'s, at a
         fit's thresholds and never as a clear reading (fitted to a face it read less like than another: fresh
         scene 3,054,099, a guess read as green-2, fitted to green-6, was named so at 0.88; it was a green 7); or
-        None.
+        None. With ``doubt_above``, a fit read as the card of the face it was fitted to, surer than that and by
+        a whole outline's margin, but not named (the checks refused it), is returned unnamed before any later
+        one (NEXT_FACES_DOUBT).
         Steps of :meth:`_reading`: yields before each fit."""
         near = self._scores(frame, read.corners)[3].max(axis=(0, 1))
         for i in np.argsort(-near)[:FIT_FACES]:
@@ -722,14 +739,22 @@ class CardRecogniser:
                                             give_up_below=HOPELESS_FIT)
             if again is not None and again.card is not None and again.card != other_than:
                 return again
+            if (doubt_above is not None and again is not None and again.card is None and again.best == card
+                    and again.confidence > doubt_above and again.margin >= self.model.min_margin):
+                return again
         return None
 
     def _surer_by_next_faces(self, frame: np.ndarray, start: CardMatch, named: CardMatch) -> Steps[CardMatch | None]:
         """A reading of the outline ``start`` fitted to the next faces ``named``'s outline reads most like that
         names another card than ``named`` does, and surer (NEXT_FACES_CHECK_CLEAR, NEXT_FACES_CHECK_WHOLE: a
-        fit to the named face can draw the outline onto that face's print); or None. Steps of :meth:`_reading`."""
-        other = yield from self._named_by_next_faces(frame, start, named, named.card, other_than=named.card)
-        return other if other is not None and other.confidence > named.confidence else None
+        fit to the named face can draw the outline onto that face's print); ``named`` unnamed if such a fit reads
+        the card of its face surer but is refused (NEXT_FACES_DOUBT); or None. Steps of :meth:`_reading`."""
+        doubt = named.confidence if NEXT_FACES_DOUBT else None
+        other = yield from self._named_by_next_faces(frame, start, named, named.card, other_than=named.card,
+                                                     doubt_above=doubt)
+        if other is None or other.confidence <= named.confidence:
+            return None
+        return other if other.card is not None else replace(named, card=None)
 
     def _confirmed(self, frame: np.ndarray, m: CardMatch) -> Steps[CardMatch]:
         """A guess named as it was snapped, fitted to the named face and read again: the name stands if

@@ -642,3 +642,15 @@ def test_a_whole_outline_its_fit_named_again_yields_to_a_next_face_that_reads_su
     assert read_there() == ["yellow-11"]
     monkeypatch.setattr(recognise, "NEXT_FACES_CHECK_WHOLE", False)
     assert read_there() == ["yellow-9"]
+
+
+def test_a_name_given_by_a_clear_fit_is_taken_back_when_a_next_face_reads_surer_though_refused(monkeypatch):
+    """Fresh scene 3,101,507 (set 27, fifty-first session), a white table: a full-bleed blue 10 half under a blue
+    7, its pips and value's disc partly hidden. Its guess fitted to blue-9's face read blue-9 0.82, clear of every
+    rival: named. Fitted to the next faces too (NEXT_FACES_CHECK_CLEAR), blue-10's reads 0.90, 0.49 clear, and is
+    refused (its tell lies under the 7). Two cards read so, neither surely: no name (NEXT_FACES_DOUBT)."""
+    truth, read_there = reading_where(3_101_507, "blue-10")
+    assert not truth.fully_visible
+    assert "blue-9" not in read_there()
+    monkeypatch.setattr(recognise, "NEXT_FACES_DOUBT", False)
+    assert read_there() == ["blue-9"]

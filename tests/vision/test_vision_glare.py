@@ -194,3 +194,14 @@ def test_a_card_named_without_its_glare_then_refused_still_has_its_guesses_tried
     deck, design = deck_for(3070822), design_for(3070822)
     said_there = _said_where(enrol_cards(deck, design), 3070822, "leon-fabi")
     assert [m.card for m in said_there()] == ["leon-fabi"]
+
+
+def test_a_guess_read_clear_of_every_rival_without_its_glare_is_named(monkeypatch):
+    # fresh scene 3,096,925 (set 26), a glossy table: a dark-bordered blue 2, a broad glare spot over a third of
+    # it, found only as guesses. Fitted to its face it reads 0.67 (against this test's 15 faces); without the glared
+    # cells 0.87, short of a fitted outline's threshold (the spot's halo, under GLARE_RISE, is kept), but clear of
+    # every rival by 0.26: named as a clear reading is (recognise.UNGLARED_CLEAR)
+    said_there = _said_where(_ink_and_value("dark", "blue", 2), 3096925, "blue-2")
+    assert [m.card for m in said_there()] == ["blue-2"]
+    monkeypatch.setattr(recognise, "UNGLARED_CLEAR", False)
+    assert [m.card for m in said_there()] == [None]
