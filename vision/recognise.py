@@ -74,7 +74,8 @@ NEXT_FACES_CHECK_WHOLE = True
 # A fit to one of those next faces that reads its card surer than the name given, by a whole outline's margin,
 # but is refused by the checks (its tell under another card), leaves the outline unnamed: two cards read so,
 # neither surely (fresh scene 3,101,507: a blue 10 half under a blue 7, its guess fitted to blue-9's face read
-# blue-9 0.82 clear; fitted to blue-10's, 0.90, margin 0.49, refused)
+# blue-9 0.82 clear; fitted to blue-10's, 0.90, margin 0.49, refused). Development 100..1699: no reading changed;
+# set 27: that one (vision/README.md, fifty-first session)
 NEXT_FACES_DOUBT = True
 EVEN_FACES_A_STEP = 8   # faces described evened in one step of _making_even_bank (about 0.3 ms each)
 # an outline fitted to a face reads more like that face, so it must read surer to be named: at a
@@ -187,7 +188,8 @@ UNGLARED = {"HARDLY_MOVED", "FITTED"}   # the ways an outline is found (Found's 
 # and named as a clear reading is (as VEILED_CLEAR) when that reading names it from SOFT_FROM, clear of every rival
 # by CLEAR_MARGIN, on an outline seen whole or a face of one ink, fitted to the face it read most like: a broad spot
 # leaves a halo under GLARE_RISE that holds a card short of the threshold (fresh set 26, glossy: a blue 2 read 0.64
-# fitted, 0.85-0.87 without its glared cells, clear by 0.24-0.26; vision/README.md, fifty-first session)
+# fitted, 0.85-0.87 without its glared cells, clear by 0.24-0.26). Development 100..1699: 1 fully visible card
+# more named, fresh set 27: 4, none lost, none wrong (vision/README.md, fifty-first session)
 UNGLARED_CLEAR = True
 # a card whose tell lies under another card on top of it is not named (vision.tells)
 TELLS_HIDDEN = True

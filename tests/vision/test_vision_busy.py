@@ -15,6 +15,7 @@ import numpy as np
 
 from tests.vision.style2 import detected_near, strict_sides_only
 from vision import background as bg_module
+from vision import detect
 
 
 def _nearest(seed: int, card: str, whole_only: bool = False):
@@ -37,6 +38,9 @@ def test_on_a_light_table_glare_beside_a_card_is_not_made_part_of_it(monkeypatch
     kind, error = _nearest(1438, "leon-marlon")
     assert kind == "white" and error < 12
     monkeypatch.setattr(bg_module, "BUSY_DARK", 255.0)   # the busy test on any plain table
+    # (the card's own edge loop, searched for a card on top since the fifty-first session, finds it there
+    # anyway: held back, to see the harm the busy test does to its blob)
+    monkeypatch.setattr(detect, "LOOP_TOPS", False)
     assert _nearest(1438, "leon-marlon")[1] > 50
 
 

@@ -602,6 +602,8 @@ def test_a_guess_its_fit_names_keeps_the_name_though_the_fit_reads_a_little_less
     guessed = rec.identify(scene.image, said[0].corners, recognise.Found.GUESSED)
     assert guessed.card is None and guessed.best == "yellow-9"
     monkeypatch.setattr(recognise, "CLEAR", False)
+    # (read without its glared cells the fit is clear too, and named so since the fifty-first session: held back)
+    monkeypatch.setattr(recognise, "UNGLARED_CLEAR", False)
     assert [m.card for m in read_at(rec, scene, truth)] == [None]
 
 
