@@ -221,12 +221,8 @@ class CardDetector:
                    for c in whole):
                 continue   # the print inside a card found whole
             yield
-            top = yield from self.background.finding_top_card(frame, pts)
-            if top is None:
-                continue
-            corners = order_clockwise(top)
-            if (_plausible(corners, self.settings) and self.background.card_sized(corners)
-                    and not any(_same_place(corners, q.corners) for q in [*found, *out])):
+            corners = yield from self._card_on_top(frame, pts)
+            if corners is not None and not any(_same_place(corners, q.corners) for q in [*found, *out]):
                 out.append(CardQuad(corners, complete=False, outline=loop.reshape(-1, 2).astype(np.float32)))
         return out
 
@@ -252,12 +248,19 @@ class CardDetector:
             if len(xs) < least:
                 continue
             hull = cv2.convexHull(np.stack([xs + x, ys + y], axis=1).astype(np.float32)).reshape(-1, 2)
-            top = yield from self.background.finding_top_card(frame, hull * k + (k - 1) / 2, grow_mm=LEFTOVER_REACH_MM)
-            if top is not None:
-                corners = order_clockwise(top)
-                if _plausible(corners, self.settings) and self.background.card_sized(corners):
-                    out.append(CardQuad(corners, complete=False, outline=hull))
+            corners = yield from self._card_on_top(frame, hull * k + (k - 1) / 2, grow_mm=LEFTOVER_REACH_MM)
+            if corners is not None:
+                out.append(CardQuad(corners, complete=False, outline=hull))
         return out
+
+    def _card_on_top(self, frame: np.ndarray, points_px: np.ndarray, grow_mm: int = 0) -> Steps[np.ndarray | None]:
+        """The clockwise corners of the card whose four sides show around ``points_px`` (full-size px;
+        :func:`vision.askew.top_card`, up to ``grow_mm`` past them), if plausible and of a card's size there."""
+        top = yield from self.background.finding_top_card(frame, points_px, grow_mm=grow_mm)
+        if top is None:
+            return None
+        corners = order_clockwise(top)
+        return corners if _plausible(corners, self.settings) and self.background.card_sized(corners) else None
 
     def guesses(self, outline: np.ndarray, frame: np.ndarray | None = None) -> list[CardQuad]:
         """Card outlines guessed from a merged ``outline`` of the last frame's paper mask
@@ -272,9 +275,10 @@ class CardDetector:
         k = self.settings.scale
         out = []
         if frame is not None and self.background is not None:
-            top = yield from self.background.finding_top_card(frame, outline * k + (k - 1) / 2)
-            if top is not None and _plausible(order_clockwise(top), self.settings):
-                out.append(CardQuad(order_clockwise(top), complete=False, outline=outline))
+            # (of a card's size: the guesses below are held to it too)
+            top = yield from self._card_on_top(frame, outline * k + (k - 1) / 2)
+            if top is not None:
+                out.append(CardQuad(top, complete=False, outline=outline))
         for corners in card_hypotheses(outline, self.last_mask):
             corners = order_clockwise(corners * k + (k - 1) / 2)  # snapped later, if worth it
             if _plausible(corners, self.settings):
