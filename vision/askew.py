@@ -65,14 +65,10 @@ def top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarra
 def finding_top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: np.ndarray,
                      card_mm: tuple[float, float], grow_mm: int = 0) -> Steps[np.ndarray | None]:
     """:func:`top_card` in steps (:mod:`vision.steps`): it yields between the angles it weighs and places."""
-    to_table = np.linalg.inv(table_to_image)
-    mm = cv2.perspectiveTransform(np.asarray(points_px, np.float64).reshape(-1, 1, 2), to_table).reshape(-1, 2)
-    x0, y0 = np.floor(mm.min(axis=0)) - MARGIN_MM - grow_mm
-    x1, y1 = np.ceil(mm.max(axis=0)) + MARGIN_MM + grow_mm
-    w, h = int(x1 - x0), int(y1 - y0)
-    span = MAX_SPAN * max(card_mm) + 2 * (MARGIN_MM + grow_mm)
-    if not (0 < w <= span and 0 < h <= span):
-        return None   # several cards, a hand: not a pile with one card askew on top (and costly)
+    looked = _view_box(points_px, table_to_image, card_mm, grow_mm)
+    if looked is None:
+        return None
+    mm, (x0, y0, w, h) = looked
     view_to_image = table_to_image @ np.array([[1.0, 0, x0], [0, 1, y0], [0, 0, 1]])
     view = cv2.warpPerspective(frame, view_to_image, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     blob = np.zeros((h, w), np.uint8)
@@ -94,6 +90,26 @@ def finding_top_card(frame: np.ndarray, points_px: np.ndarray, table_to_image: n
         return None
     corners = best[1] + [x0, y0]
     return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), table_to_image).reshape(4, 2).astype(np.float32)
+
+
+def within_reach(points_px: np.ndarray, table_to_image: np.ndarray, card_mm: tuple[float, float],
+                 grow_mm: int = 0) -> bool:
+    """Whether :func:`top_card` looks at the blob ``points_px`` at all (it spans MAX_SPAN card lengths or less)."""
+    return _view_box(points_px, table_to_image, card_mm, grow_mm) is not None
+
+
+def _view_box(points_px, table_to_image, card_mm, grow_mm) -> tuple[np.ndarray, tuple[float, float, int, int]] | None:
+    """The blob ``points_px`` in table mm and the box (x0, y0, w, h; mm) viewed round it, or None where
+    the blob spans more than MAX_SPAN card lengths."""
+    to_table = np.linalg.inv(table_to_image)
+    mm = cv2.perspectiveTransform(np.asarray(points_px, np.float64).reshape(-1, 1, 2), to_table).reshape(-1, 2)
+    x0, y0 = np.floor(mm.min(axis=0)) - MARGIN_MM - grow_mm
+    x1, y1 = np.ceil(mm.max(axis=0)) + MARGIN_MM + grow_mm
+    w, h = int(x1 - x0), int(y1 - y0)
+    span = MAX_SPAN * max(card_mm) + 2 * (MARGIN_MM + grow_mm)
+    if not (0 < w <= span and 0 < h <= span):
+        return None   # several cards, a hand: not a pile with one card askew on top (and costly)
+    return mm, (x0, y0, w, h)
 
 
 def _best_placement(xs, ys, direction, angles, card_mm, blob, tolerance,

@@ -33,7 +33,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.askew import finding_top_card
+from vision.askew import finding_top_card, within_reach
 from vision.decks import CARD_SIZE_MM
 from vision.outline import edge_mask, fill_holes
 from vision.steps import Steps, run_to_the_end
@@ -362,6 +362,12 @@ class TableBackground:
         is (:mod:`vision.askew`), or None (no calibration, or no card with four sides seen);
         with ``grow_mm``, a card reaching that far past the blob."""
         return run_to_the_end(self.finding_top_card(frame, points_px, grow_mm))
+
+    def top_card_looks_at(self, points_px: np.ndarray) -> bool:
+        """Whether :meth:`top_card` looks for a card on top of the blob ``points_px`` (full-size px) at
+        all: the table calibrated and the blob short enough (:data:`vision.askew.MAX_SPAN`)."""
+        return (self.table_to_image is not None and len(points_px) >= 5
+                and within_reach(points_px, self.table_to_image, self.card_mm))
 
     def finding_top_card(self, frame: np.ndarray, points_px: np.ndarray, grow_mm: int = 0) -> Steps[np.ndarray | None]:
         """:meth:`top_card` in steps (:mod:`vision.steps`)."""

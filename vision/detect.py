@@ -78,8 +78,9 @@ _AROUND = np.ones((5, 5), np.uint8)
 # touching them) and is then not looked at for a card on top (vision.askew.MAX_SPAN). The card whose four
 # sides show in such a loop is guessed too: fresh set 26's glossy tables had 7 fully visible cards with no
 # outline, each reading 0.91-0.99 at its true corners; style-2 development 100..1699 named 7 more (none lost,
-# none wrong), fresh set 27 8. Its cost: 47 ms of a ten-card frame's 127 ms of detection, 35 of them in loops of
-# 1.6-3 card areas (vision/README.md, fifty-first session)
+# none wrong), fresh set 27 8. Only the loops in a blob too long for the blob's own search are searched: the
+# others cost 45 of a ten-card frame's 127 ms of detection and gave 3 of those 22 cards (development 1027, set
+# 27's 3,101,495, set 26's 3,098,584; vision/README.md, fifty-first and fifty-second sessions)
 LOOP_TOPS = True
 LOOP_TOP_AREA = (0.8, 3.0)   # the loop's area, in card areas at its place
 LOOP_TOP_SAME_PX = 3.0       # a placement whose corners all lie this close to another's is the same one
@@ -141,7 +142,7 @@ class CardDetector:
                     found.append(q)
                     whole.append(q.corners)
             if LOOP_TOPS:
-                found += yield from self._on_top_in_loops(frame, loops, found)
+                found += yield from self._on_top_in_loops(frame, loops, found, contours)
             found = [q for q in found if self.background.card_sized(q.corners)]
             if LEFTOVERS:
                 found += yield from self._in_leftovers(frame, mask, found)
@@ -203,12 +204,16 @@ class CardDetector:
                 found += yield from self.guessing(pts, frame)
         return found
 
-    def _on_top_in_loops(self, frame: np.ndarray, loops: list[np.ndarray],
-                         found: list[CardQuad]) -> Steps[list[CardQuad]]:
+    def _on_top_in_loops(self, frame: np.ndarray, loops: list[np.ndarray], found: list[CardQuad],
+                         blobs: list[np.ndarray]) -> Steps[list[CardQuad]]:
         """Guesses (:func:`vision.askew.top_card`) at the cards on top in the edge ``loops`` of about
-        LOOP_TOP_AREA card areas, but inside a card ``found`` whole and those ``found`` already; see LOOP_TOPS."""
+        LOOP_TOP_AREA card areas, but inside a card ``found`` whole, those ``found`` already and those
+        inside a foreground blob (``blobs``: the mask's outlines, shrunk px) short enough to have been
+        searched whole; see LOOP_TOPS."""
         k = self.settings.scale
         whole = [q.corners for q in found if q.complete]
+        least = self.settings.min_area_frac * self.last_mask.size
+        blobs = [b for b in blobs if cv2.contourArea(b) >= least]
         lo, hi = LOOP_TOP_AREA
         out: list[CardQuad] = []
         for loop in loops:
@@ -220,6 +225,10 @@ class CardDetector:
             if any(cv2.pointPolygonTest(c.astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
                    for c in whole):
                 continue   # the print inside a card found whole
+            small = (float(centre[0] - (k - 1) / 2) / k, float(centre[1] - (k - 1) / 2) / k)
+            holder = next((b for b in blobs if cv2.pointPolygonTest(b, small, False) >= 0), None)
+            if holder is not None and self.background.top_card_looks_at(holder.reshape(-1, 2) * k + (k - 1) / 2):
+                continue   # its blob was searched for a card on top already (and costs as much again)
             yield
             corners = yield from self._card_on_top(frame, pts)
             if corners is not None and not any(_same_place(corners, q.corners) for q in [*found, *out]):

@@ -124,16 +124,59 @@ def test_two_cards_whose_union_has_four_corners_are_guessed_from(seed, card, mon
 
 
 @pytest.mark.parametrize(("seed", "card"),
-                         [(3_098_423, "green-10"), (3_098_584, "rocce-leon"), (388, "vanessa-marlon")])
+                         [(3_098_423, "green-10"), (3_101_909, "blue-5"), (388, "vanessa-marlon")])
 def test_a_card_on_another_is_guessed_from_the_edge_loop_round_both(seed, card, monkeypatch):
-    """A fully visible card lying over another, their edges closing one loop round both. Fresh scenes of set 26,
-    glossy tables: a glare spot joined the two cards' blob (3,098,423: a green 10 over a blue 1; 3,098,584: a third
-    card too), too large to be looked at for a card on top (askew.MAX_SPAN); development scene 388 (white table):
-    the top card's guesses from the blob's corners lay far off. The card whose four sides show in the loop is
-    guessed too (detect.LOOP_TOPS)."""
+    """A fully visible card lying over another, their edges closing one loop round both, in a blob too long to be
+    looked at for a card on top (askew.MAX_SPAN). Glossy tables, where a glare spot joined the cards' blob: fresh
+    set 26's 3,098,423 (a green 10 over a blue 1; the blob 2.8 card lengths), set 27's 3,101,909 (a blue 5; 2.7);
+    development scene 388 (white table; 6.0): the top card's guesses from the blob's corners lay far off. The
+    card whose four sides show in the loop is guessed too (detect.LOOP_TOPS)."""
     from vision import detect
 
     _, _, nearest = detected_near(seed, card)
     assert nearest()[0] < 8
     monkeypatch.setattr(detect, "LOOP_TOPS", False)
     assert nearest()[0] > 40
+
+
+def test_a_loop_is_not_searched_again_inside_a_blob_searched_whole(monkeypatch):
+    """The edge loops' search (detect.LOOP_TOPS) costs as much again as the blob's own, a quarter of a ten-card
+    frame's detection: it looks only in blobs too long for that (askew.within_reach). Development scene 1027 (ten
+    cards): the four loops of a card area or more lie in blobs searched whole (up to 1.6 card lengths); before,
+    each was searched again."""
+    from vision import askew, detect
+
+    scene, background = evaluation_scene(1027)
+    searched = []
+    original = detect.CardDetector._card_on_top
+
+    def recorded(self, frame, points_px, grow_mm=0):
+        searched.append(np.asarray(points_px).copy())
+        return (yield from original(self, frame, points_px, grow_mm))
+
+    monkeypatch.setattr(detect.CardDetector, "_card_on_top", recorded)
+    detector = detect.CardDetector(background=background)
+    loops_seen = []
+    original_loops = detect.CardDetector._on_top_in_loops
+
+    def counted(self, frame, loops, found, blobs):
+        before = len(searched)
+        out = yield from original_loops(self, frame, loops, found, blobs)
+        loops_seen.append(len(searched) - before)
+        return out
+
+    monkeypatch.setattr(detect.CardDetector, "_on_top_in_loops", counted)
+    detector.detect(scene.image)
+    assert loops_seen == [0] and len(searched) > 0                        # the blobs were searched, the loops not
+    for points in searched:
+        assert askew.within_reach(points, background.table_to_image, background.card_mm)
+
+
+def test_a_blob_is_within_reach_of_the_search_for_a_card_on_top_up_to_max_span():
+    """askew.within_reach: the blob's width and height on the table, each at most MAX_SPAN card lengths."""
+    from vision import askew
+
+    card = (63.0, 88.0)                                                   # 1 px = 1 mm here
+    two_long = np.array([[0, 0], [63, 0], [63, 176], [0, 176]], np.float32)
+    assert askew.within_reach(two_long, np.eye(3), card)
+    assert not askew.within_reach(two_long * [1, 1.3], np.eye(3), card)  # 229 mm: 2.6 card lengths
