@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.background import TableBackground
 from vision.features import NEXT, order_clockwise
+from vision.longblobs import reachable_pieces
 from vision.outline import edge_loops, edge_mask, grow_to_outer_edge, snap_outermost
 from vision.sides import crossing, darkest, fitted_corners, peak, profiles, side_normals
 from vision.steps import Steps, run_to_the_end
@@ -82,6 +83,10 @@ _AROUND = np.ones((5, 5), np.uint8)
 # others cost 45 of a ten-card frame's 127 ms of detection and gave 3 of those 22 cards (development 1027, set
 # 27's 3,101,495, set 26's 3,098,584; vision/README.md, fifty-first and fifty-second sessions)
 LOOP_TOPS = True
+# A blob longer than the search for a card on top looks at (vision.askew.MAX_SPAN; glare, a third card, white
+# cards on a pale cloth join several) is cut where it narrows, then into windows on the table
+# (vision.longblobs), the cards found whole in it left out; each piece is searched as a blob is
+LONG_BLOBS = True
 LOOP_TOP_AREA = (0.8, 3.0)   # the loop's area, in card areas at its place
 LOOP_TOP_SAME_PX = 3.0       # a placement whose corners all lie this close to another's is the same one
 
@@ -143,6 +148,8 @@ class CardDetector:
                     whole.append(q.corners)
             if LOOP_TOPS:
                 found += yield from self._on_top_in_loops(frame, loops, found, contours)
+            if LONG_BLOBS:
+                found += yield from self._on_top_in_long_blobs(frame, contours, found)
             found = [q for q in found if self.background.card_sized(q.corners)]
             if LEFTOVERS:
                 found += yield from self._in_leftovers(frame, mask, found)
@@ -233,6 +240,38 @@ class CardDetector:
             corners = yield from self._card_on_top(frame, pts)
             if corners is not None and not any(_same_place(corners, q.corners) for q in [*found, *out]):
                 out.append(CardQuad(corners, complete=False, outline=loop.reshape(-1, 2).astype(np.float32)))
+        return out
+
+    def _on_top_in_long_blobs(self, frame: np.ndarray, blobs: list[np.ndarray],
+                              found: list[CardQuad]) -> Steps[list[CardQuad]]:
+        """Guesses (:func:`vision.askew.top_card`) at the cards on top in the pieces (:mod:`vision.longblobs`)
+        of the foreground ``blobs`` (shrunk px) too long to be searched whole, less the cards ``found`` whole;
+        but those ``found`` already; see LONG_BLOBS."""
+        if self.background.table_to_image is None:   # a card's size unknown
+            return []
+        k = self.settings.scale
+        least = self.settings.min_area_frac * self.last_mask.size
+        long_ = [b for b in blobs if cv2.contourArea(b) >= least
+                 and not self.background.top_card_looks_at(b.reshape(-1, 2) * k + (k - 1) / 2)]
+        if not long_:
+            return []
+        covered = np.zeros_like(self.last_mask)
+        for q in found:
+            if q.complete:
+                cv2.fillConvexPoly(covered, np.round((q.corners - (k - 1) / 2) / k).astype(np.int32), 255)
+        covered = cv2.dilate(covered, _AROUND)
+        out: list[CardQuad] = []
+        for b in long_:
+            yield
+            blob = np.zeros_like(self.last_mask)
+            cv2.drawContours(blob, [b], -1, 255, -1)
+            blob = cv2.bitwise_and(blob, self.last_mask)
+            blob[covered > 0] = 0
+            for points in reachable_pieces(blob, k, self.background.table_to_image, self.background.card_mm):
+                yield
+                corners = yield from self._card_on_top(frame, points)
+                if corners is not None and not any(_same_place(corners, q.corners) for q in [*found, *out]):
+                    out.append(CardQuad(corners, complete=False, outline=(points - (k - 1) / 2) / k))
         return out
 
     def _in_leftovers(self, frame: np.ndarray, mask: np.ndarray, found: list[CardQuad]) -> Steps[list[CardQuad]]:

@@ -136,6 +136,19 @@ def test_a_card_on_another_is_guessed_from_the_edge_loop_round_both(seed, card, 
     _, _, nearest = detected_near(seed, card)
     assert nearest()[0] < 8
     monkeypatch.setattr(detect, "LOOP_TOPS", False)
+    monkeypatch.setattr(detect, "LONG_BLOBS", False)   # the long blob's pieces are a second way to these cards
+    assert nearest()[0] > 40
+
+
+def test_the_edge_loop_finds_a_card_the_pieces_of_a_long_blob_miss(monkeypatch):
+    """Fresh set 27's 3,102,039 (white table): a full-bleed green 7 on another card, in a blob 6.2 card lengths
+    long. The search in the blob's pieces (detect.LONG_BLOBS) places no card there; the search in the loop of
+    edges round it and the card under it does (detect.LOOP_TOPS)."""
+    from vision import detect
+
+    _, _, nearest = detected_near(3_102_039, "green-7")
+    assert nearest()[0] < 8
+    monkeypatch.setattr(detect, "LOOP_TOPS", False)
     assert nearest()[0] > 40
 
 
@@ -170,6 +183,20 @@ def test_a_loop_is_not_searched_again_inside_a_blob_searched_whole(monkeypatch):
     assert loops_seen == [0] and len(searched) > 0                        # the blobs were searched, the loops not
     for points in searched:
         assert askew.within_reach(points, background.table_to_image, background.card_mm)
+
+
+@pytest.mark.parametrize(("seed", "card"), [(3_098_104, "marlon-fabi"), (3_102_296, "vanessa-marlon")])
+def test_a_card_on_top_in_a_blob_too_long_to_search_whole_is_found_in_a_piece_of_it(seed, card, monkeypatch):
+    """Fresh scenes of sets 26 (3,098,104, light wood) and 27 (3,102,296, felt): a fully visible card lies in a
+    blob of the difference from the empty table too long for the search for a card on top (askew.MAX_SPAN), its
+    edges closing no loop of their own. The blob is cut where it narrows, then into windows on the table
+    (vision.longblobs), and the card is found in a piece (detect.LONG_BLOBS)."""
+    from vision import detect
+
+    _, _, nearest = detected_near(seed, card)
+    assert nearest()[0] < 8
+    monkeypatch.setattr(detect, "LONG_BLOBS", False)
+    assert nearest()[0] > 40
 
 
 def test_a_blob_is_within_reach_of_the_search_for_a_card_on_top_up_to_max_span():
