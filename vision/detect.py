@@ -83,12 +83,14 @@ _AROUND = np.ones((5, 5), np.uint8)
 # others cost 45 of a ten-card frame's 127 ms of detection and gave 3 of those 22 cards (development 1027, set
 # 27's 3,101,495, set 26's 3,098,584; vision/README.md, fifty-first and fifty-second sessions)
 LOOP_TOPS = True
-# A blob longer than the search for a card on top looks at (vision.askew.MAX_SPAN; glare, a third card, white
-# cards on a pale cloth join several) is cut where it narrows, then into windows on the table
-# (vision.longblobs), the cards found whole in it left out; each piece is searched as a blob is
-LONG_BLOBS = True
 LOOP_TOP_AREA = (0.8, 3.0)   # the loop's area, in card areas at its place
 LOOP_TOP_SAME_PX = 3.0       # a placement whose corners all lie this close to another's is the same one
+# A blob longer than the search for a card on top looks at (vision.askew.MAX_SPAN; glare, a third card, white
+# cards on a pale cloth join several) is cut where it narrows, then into windows on the table
+# (vision.longblobs), the cards found whole in it left out; each piece is searched as a blob is. Style-2
+# development 100..1699 and sets 26 and 27: 8 fully visible cards more named, none lost, none wrong; the
+# anglo_poker theme, 9 (vision/README.md, fifty-second session)
+LONG_BLOBS = True
 
 
 class CardDetector:
@@ -255,11 +257,7 @@ class CardDetector:
                  and not self.background.top_card_looks_at(b.reshape(-1, 2) * k + (k - 1) / 2)]
         if not long_:
             return []
-        covered = np.zeros_like(self.last_mask)
-        for q in found:
-            if q.complete:
-                cv2.fillConvexPoly(covered, np.round((q.corners - (k - 1) / 2) / k).astype(np.int32), 255)
-        covered = cv2.dilate(covered, _AROUND)
+        covered = self._covered([q for q in found if q.complete])
         out: list[CardQuad] = []
         for b in long_:
             yield
@@ -280,10 +278,7 @@ class CardDetector:
         if self.background.table_to_image is None:   # a card's size unknown
             return []
         k = self.settings.scale
-        covered = np.zeros_like(mask)
-        for q in found:
-            cv2.fillConvexPoly(covered, np.round((q.corners - (k - 1) / 2) / k).astype(np.int32), 255)
-        left = cv2.bitwise_and(mask, cv2.bitwise_not(cv2.dilate(covered, _AROUND)))
+        left = cv2.bitwise_and(mask, cv2.bitwise_not(self._covered(found)))
         n, labels, stats, centres = cv2.connectedComponentsWithStats(cv2.dilate(left, LEFTOVER_JOIN))
         out = []
         for i in range(1, n):
@@ -300,6 +295,14 @@ class CardDetector:
             if corners is not None:
                 out.append(CardQuad(corners, complete=False, outline=hull))
         return out
+
+    def _covered(self, quads: list[CardQuad]) -> np.ndarray:
+        """255 where the ``quads`` lie in the last frame's mask (shrunk px), and a little round them."""
+        k = self.settings.scale
+        covered = np.zeros_like(self.last_mask)
+        for q in quads:
+            cv2.fillConvexPoly(covered, np.round((q.corners - (k - 1) / 2) / k).astype(np.int32), 255)
+        return cv2.dilate(covered, _AROUND)
 
     def _card_on_top(self, frame: np.ndarray, points_px: np.ndarray, grow_mm: int = 0) -> Steps[np.ndarray | None]:
         """The clockwise corners of the card whose four sides show around ``points_px`` (full-size px;

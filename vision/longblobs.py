@@ -3,7 +3,7 @@
 Glare on a glossy table, a third card touching two, white cards on a pale cloth: the difference from the
 empty table can join several cards into one blob longer than ``askew.MAX_SPAN`` card lengths, and the card
 lying on top in it is not looked for (the search is costly and a long blob holds many sides). Cut first where
-the blob narrows (an opening NECK card widths wide), then whatever is still too long into windows on the
+the blob narrows to under 2 × NECK card widths (an opening), then whatever is still too long into windows on the
 table WINDOW card lengths square, overlapping so that any card lies whole in one of them; each piece is
 searched as a blob is (vision.detect.LONG_BLOBS).
 
