@@ -148,10 +148,11 @@ class CardDetector:
                 if all(quad_overlap(q.corners, c) < 0.5 for c in whole):
                     found.append(q)
                     whole.append(q.corners)
+            searched, long_ = self._by_reach(contours, mask.size)
             if LOOP_TOPS:
-                found += yield from self._on_top_in_loops(frame, loops, found, contours)
+                found += yield from self._on_top_in_loops(frame, loops, found, searched)
             if LONG_BLOBS:
-                found += yield from self._on_top_in_long_blobs(frame, contours, found)
+                found += yield from self._on_top_in_long_blobs(frame, long_, found)
             found = [q for q in found if self.background.card_sized(q.corners)]
             if LEFTOVERS:
                 found += yield from self._in_leftovers(frame, mask, found)
@@ -213,16 +214,24 @@ class CardDetector:
                 found += yield from self.guessing(pts, frame)
         return found
 
+    def _by_reach(self, contours: list[np.ndarray], area_img: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The foreground blobs (``contours``, shrunk px) large enough to hold a card, as (those searched whole
+        for a card on top, those too long for that: :meth:`TableBackground.top_card_looks_at`)."""
+        k = self.settings.scale
+        searched, long_ = [], []
+        for c in contours:
+            if cv2.contourArea(c) >= self.settings.min_area_frac * area_img:
+                looked_at = self.background.top_card_looks_at(c.reshape(-1, 2) * k + (k - 1) / 2)
+                (searched if looked_at else long_).append(c)
+        return searched, long_
+
     def _on_top_in_loops(self, frame: np.ndarray, loops: list[np.ndarray], found: list[CardQuad],
-                         blobs: list[np.ndarray]) -> Steps[list[CardQuad]]:
+                         searched: list[np.ndarray]) -> Steps[list[CardQuad]]:
         """Guesses (:func:`vision.askew.top_card`) at the cards on top in the edge ``loops`` of about
         LOOP_TOP_AREA card areas, but inside a card ``found`` whole, those ``found`` already and those
-        inside a foreground blob (``blobs``: the mask's outlines, shrunk px) short enough to have been
-        searched whole; see LOOP_TOPS."""
+        inside a blob ``searched`` whole already (shrunk px; :meth:`_by_reach`); see LOOP_TOPS."""
         k = self.settings.scale
         whole = [q.corners for q in found if q.complete]
-        least = self.settings.min_area_frac * self.last_mask.size
-        blobs = [b for b in blobs if cv2.contourArea(b) >= least]
         lo, hi = LOOP_TOP_AREA
         out: list[CardQuad] = []
         for loop in loops:
@@ -235,8 +244,7 @@ class CardDetector:
                    for c in whole):
                 continue   # the print inside a card found whole
             small = (float(centre[0] - (k - 1) / 2) / k, float(centre[1] - (k - 1) / 2) / k)
-            holder = next((b for b in blobs if cv2.pointPolygonTest(b, small, False) >= 0), None)
-            if holder is not None and self.background.top_card_looks_at(holder.reshape(-1, 2) * k + (k - 1) / 2):
+            if any(cv2.pointPolygonTest(b, small, False) >= 0 for b in searched):
                 continue   # its blob was searched for a card on top already (and costs as much again)
             yield
             corners = yield from self._card_on_top(frame, pts)
@@ -244,19 +252,14 @@ class CardDetector:
                 out.append(CardQuad(corners, complete=False, outline=loop.reshape(-1, 2).astype(np.float32)))
         return out
 
-    def _on_top_in_long_blobs(self, frame: np.ndarray, blobs: list[np.ndarray],
+    def _on_top_in_long_blobs(self, frame: np.ndarray, long_: list[np.ndarray],
                               found: list[CardQuad]) -> Steps[list[CardQuad]]:
         """Guesses (:func:`vision.askew.top_card`) at the cards on top in the pieces (:mod:`vision.longblobs`)
-        of the foreground ``blobs`` (shrunk px) too long to be searched whole, less the cards ``found`` whole;
-        but those ``found`` already; see LONG_BLOBS."""
-        if self.background.table_to_image is None:   # a card's size unknown
+        of the foreground blobs ``long_`` (shrunk px) too long to be searched whole (:meth:`_by_reach`), less the
+        cards ``found`` whole; but those ``found`` already; see LONG_BLOBS."""
+        if self.background.table_to_image is None or not long_:   # (without it a card's size is unknown)
             return []
         k = self.settings.scale
-        least = self.settings.min_area_frac * self.last_mask.size
-        long_ = [b for b in blobs if cv2.contourArea(b) >= least
-                 and not self.background.top_card_looks_at(b.reshape(-1, 2) * k + (k - 1) / 2)]
-        if not long_:
-            return []
         covered = self._covered([q for q in found if q.complete])
         out: list[CardQuad] = []
         for b in long_:

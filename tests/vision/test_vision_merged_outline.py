@@ -172,9 +172,9 @@ def test_a_loop_is_not_searched_again_inside_a_blob_searched_whole(monkeypatch):
     loops_seen = []
     original_loops = detect.CardDetector._on_top_in_loops
 
-    def counted(self, frame, loops, found, blobs):
+    def counted(self, frame, loops, found, searched):
         before = len(searched)
-        out = yield from original_loops(self, frame, loops, found, blobs)
+        out = yield from original_loops(self, frame, loops, found, searched)
         loops_seen.append(len(searched) - before)
         return out
 
