@@ -195,7 +195,8 @@ UNGLARED_CLEAR = True
 # glare.RIVALS): a full-bleed purple 12 whose true face was not among the closest rivals had its third column of
 # pale pips taken for glare, and read without it, named purple-8 (set 25's 3,096,455; a purple 9 so, purple-6).
 # Set 25: those 2 wrong names gone (the 12 named right), 1 fully visible card gained, 1 partly hidden lost; set 26:
-# 2 partly hidden lost; set 27: no reading changed (vision/README.md, fifty-third session)
+# 2 partly hidden lost; set 27: no reading changed; development: 2 fewer named, none wrong (vision/README.md,
+# fifty-third session)
 GLARED_RIVALS = 2
 # a card whose tell lies under another card on top of it is not named (vision.tells)
 TELLS_HIDDEN = True
@@ -232,7 +233,7 @@ FIT_CLEAR_MARGIN = 0.35
 # outline found lies over it (UNCOVERED_OVERLAP of the smaller), and named as a whole outline's clear reading is,
 # its print surely the card's: glare broke a dark-bordered fabi-rocce's outline on a glossy table, its fit drawn
 # 3 px off, and its guess, within 1 px, read 0.85, clear by 0.36 (set 25's 3,095,616). Sets 25, 26, 27: 15 fully
-# visible and 10 partly hidden cards more named, none wrong (vision/README.md, fifty-third session)
+# visible and 10 partly hidden cards more named, development 2 and 2, none wrong (vision/README.md, fifty-third session)
 UNCOVERED_CLEAR = True
 UNCOVERED_OVERLAP = 0.02
 # A rival whose face differs from the best card's in colour, the card's colours leaning clearly towards its
