@@ -531,11 +531,12 @@ class CardRecogniser:
                               and (found is Found.HARDLY_MOVED or clear_fit)
                               and unglared >= SOFT_FROM and unglared_margin >= CLEAR_MARGIN)
         # a clear reading, named only if its print is surely the card's as a narrow one's: under the threshold
-        # where a fit placed it (CLEAR, CLEAR_FITTED), or at a whole outline's threshold on any fit, clear by far
-        # (FIT_CLEAR)
+        # where a fit placed it (CLEAR, CLEAR_FITTED) or a guess nothing covers (UNCOVERED_CLEAR), or at a whole
+        # outline's threshold on any fit, clear by far (FIT_CLEAR)
         clear = not named and not narrow and name not in self._unnamed and (
-            veiled_clear or unglared_clear or (uncovered and SOFT_FROM <= best and margin >= CLEAR_MARGIN)
-            or (CLEAR and (found is Found.HARDLY_MOVED or (CLEAR_FITTED and clear_fit and found is Found.FITTED))
+            veiled_clear or unglared_clear
+            or (CLEAR and (found is Found.HARDLY_MOVED or uncovered
+                           or (CLEAR_FITTED and clear_fit and found is Found.FITTED))
                 and SOFT_FROM <= best and margin >= CLEAR_MARGIN and may_clear)
             or (FIT_CLEAR and found in (Found.FITTED, Found.HARDLY_MOVED) and best >= self.model.min_confidence
                 and margin >= FIT_CLEAR_MARGIN))
