@@ -25,6 +25,7 @@ from vision.background import TableBackground
 from vision.features import NEXT, order_clockwise
 from vision.longblobs import reachable_pieces
 from vision.outline import edge_loops, edge_mask, grow_to_outer_edge, snap_outermost
+from vision.shrunk import full_px, shrunk_px
 from vision.sides import crossing, darkest, fitted_corners, peak, profiles, side_normals
 from vision.steps import Steps, run_to_the_end
 
@@ -198,13 +199,13 @@ class CardDetector:
             if quad is not None:
                 quad = _refine(pts, quad)
             if quad is not None and _outline_fit(pts, quad) >= (s.min_outline_fit if min_fit is None else min_fit):
-                corners = snap(frame, order_clockwise(quad * k + (k - 1) / 2))
+                corners = snap(frame, order_clockwise(full_px(quad, k)))
                 if _plausible(corners, s) and (self.background is None or not LONE_SIZED
                                                or self.background.card_sized(corners)):
                     found.append(CardQuad(order_clockwise(corners), outline=pts))
                     continue
             if guesses and self.background is not None:
-                over = self.background.card_over(pts * k + (k - 1) / 2)
+                over = self.background.card_over(full_px(pts, k))
                 if over is not None:
                     corners = order_clockwise(snap(frame, order_clockwise(over)))
                     if _plausible(corners, s):
@@ -221,7 +222,7 @@ class CardDetector:
         searched, long_ = [], []
         for c in contours:
             if cv2.contourArea(c) >= self.settings.min_area_frac * area_img:
-                looked_at = self.background.top_card_looks_at(c.reshape(-1, 2) * k + (k - 1) / 2)
+                looked_at = self.background.top_card_looks_at(full_px(c.reshape(-1, 2), k))
                 (searched if looked_at else long_).append(c)
         return searched, long_
 
@@ -235,7 +236,7 @@ class CardDetector:
         lo, hi = LOOP_TOP_AREA
         out: list[CardQuad] = []
         for loop in loops:
-            pts = loop.reshape(-1, 2).astype(np.float32) * k + (k - 1) / 2
+            pts = full_px(loop.reshape(-1, 2).astype(np.float32), k)
             centre = pts.mean(axis=0)
             expected = self.background.card_area_px(centre)
             if expected is None or not lo <= cv2.contourArea(loop) * k * k / expected <= hi:
@@ -243,7 +244,7 @@ class CardDetector:
             if any(cv2.pointPolygonTest(c.astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
                    for c in whole):
                 continue   # the print inside a card found whole
-            small = (float(centre[0] - (k - 1) / 2) / k, float(centre[1] - (k - 1) / 2) / k)
+            small = tuple(float(v) for v in shrunk_px(centre.astype(np.float64), k))
             if any(cv2.pointPolygonTest(b, small, False) >= 0 for b in searched):
                 continue   # its blob was searched for a card on top already (and costs as much again)
             yield
@@ -272,7 +273,7 @@ class CardDetector:
                 yield
                 corners = yield from self._card_on_top(frame, points)
                 if corners is not None and not any(_same_place(corners, q.corners) for q in [*found, *out]):
-                    out.append(CardQuad(corners, complete=False, outline=(points - (k - 1) / 2) / k))
+                    out.append(CardQuad(corners, complete=False, outline=shrunk_px(points, k)))
         return out
 
     def _in_leftovers(self, frame: np.ndarray, mask: np.ndarray, found: list[CardQuad]) -> Steps[list[CardQuad]]:
@@ -286,7 +287,7 @@ class CardDetector:
         out = []
         for i in range(1, n):
             x, y, w, h, joined = stats[i]
-            expected = self.background.card_area_px(centres[i] * k + (k - 1) / 2)
+            expected = self.background.card_area_px(full_px(centres[i], k))
             least = LEFTOVER_MIN_SHARE * expected / (k * k)
             if joined < least:   # the pieces, joined, are larger still: cheap to rule out first
                 continue
@@ -294,7 +295,7 @@ class CardDetector:
             if len(xs) < least:
                 continue
             hull = cv2.convexHull(np.stack([xs + x, ys + y], axis=1).astype(np.float32)).reshape(-1, 2)
-            corners = yield from self._card_on_top(frame, hull * k + (k - 1) / 2, grow_mm=LEFTOVER_REACH_MM)
+            corners = yield from self._card_on_top(frame, full_px(hull, k), grow_mm=LEFTOVER_REACH_MM)
             if corners is not None:
                 out.append(CardQuad(corners, complete=False, outline=hull))
         return out
@@ -304,7 +305,7 @@ class CardDetector:
         k = self.settings.scale
         covered = np.zeros_like(self.last_mask)
         for q in quads:
-            cv2.fillConvexPoly(covered, np.round((q.corners - (k - 1) / 2) / k).astype(np.int32), 255)
+            cv2.fillConvexPoly(covered, np.round(shrunk_px(q.corners, k)).astype(np.int32), 255)
         return cv2.dilate(covered, _AROUND)
 
     def _card_on_top(self, frame: np.ndarray, points_px: np.ndarray, grow_mm: int = 0) -> Steps[np.ndarray | None]:
@@ -330,11 +331,11 @@ class CardDetector:
         out = []
         if frame is not None and self.background is not None:
             # (of a card's size: the guesses below are held to it too)
-            top = yield from self._card_on_top(frame, outline * k + (k - 1) / 2)
+            top = yield from self._card_on_top(frame, full_px(outline, k))
             if top is not None:
                 out.append(CardQuad(top, complete=False, outline=outline))
         for corners in card_hypotheses(outline, self.last_mask):
-            corners = order_clockwise(corners * k + (k - 1) / 2)  # snapped later, if worth it
+            corners = order_clockwise(full_px(corners, k))  # snapped later, if worth it
             if _plausible(corners, self.settings):
                 out.append(CardQuad(corners, complete=False, outline=outline))
         if self.background is not None:

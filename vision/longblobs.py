@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from vision import askew
+from vision.shrunk import full_px, full_px_matrix, shrunk_px
 
 NECK = 0.25       # card widths: the blob is cut where it is narrower than twice this (an opening's radius)
 WINDOW = askew.MAX_SPAN   # a window's side, in card lengths: the longest blob the search looks at
@@ -32,8 +33,7 @@ def reachable_pieces(blob: np.ndarray, scale: int, table_to_image: np.ndarray,
     """The pieces of ``blob`` (a mask of one blob, px shrunk by ``scale``) that
     :func:`vision.askew.top_card` looks at, as points in full-size px; ``table_to_image``: table mm → image px."""
     k = scale
-    to_px = np.array([[k, 0, (k - 1) / 2], [0, k, (k - 1) / 2], [0, 0, 1.0]])
-    small_to_table = np.linalg.inv(table_to_image) @ to_px
+    small_to_table = np.linalg.inv(table_to_image) @ full_px_matrix(k)
     least = MIN_PIECE * card_mm[0] * card_mm[1]
     ys, xs = np.nonzero(blob)
     if len(xs) == 0:
@@ -72,7 +72,7 @@ def _windows(piece: np.ndarray, k: int, table_to_image: np.ndarray, card_mm: tup
             box = np.array([[wx, wy], [wx + side, wy], [wx + side, wy + side], [wx, wy + side]], np.float64)
             box_px = cv2.perspectiveTransform(box.reshape(-1, 1, 2), table_to_image).reshape(-1, 2)
             window = np.zeros_like(piece)
-            cv2.fillConvexPoly(window, np.round((box_px - (k - 1) / 2) / k).astype(np.int32), 255)
+            cv2.fillConvexPoly(window, np.round(shrunk_px(box_px, k)).astype(np.int32), 255)
             clipped = cv2.bitwise_and(piece, window)
             inside = _points(clipped, k)
             if (inside is not None and _table_area(clipped, k, table_to_image) >= least
@@ -86,12 +86,12 @@ def _points(mask: np.ndarray, k: int) -> np.ndarray | None:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None
-    return np.vstack([c.reshape(-1, 2) for c in contours]).astype(np.float32) * k + (k - 1) / 2
+    return full_px(np.vstack([c.reshape(-1, 2) for c in contours]).astype(np.float32), k)
 
 
 def _table_area(mask: np.ndarray, k: int, table_to_image: np.ndarray) -> float:
     """The area (mm²) on the table of the parts of ``mask`` (shrunk px)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     to_table = np.linalg.inv(table_to_image)
-    return sum(float(cv2.contourArea(cv2.perspectiveTransform(c.astype(np.float64) * k + (k - 1) / 2, to_table)
+    return sum(float(cv2.contourArea(cv2.perspectiveTransform(full_px(c.astype(np.float64), k), to_table)
                                      .astype(np.float32))) for c in contours)

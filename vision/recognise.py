@@ -44,6 +44,7 @@ from vision.ink import DifferenceHue, InkCheck
 from vision.model import CardModel
 from vision.refine import fitting_to_face
 from vision.repeat import LastFrame, SpreadReading, StillFrame, StillParts
+from vision.shrunk import full_px
 from vision.steps import Steps, run_to_the_end
 from vision.tells import Tells
 from vision.verify import FineCheck, difference_focus, fine
@@ -1119,7 +1120,7 @@ def _split_into_parts(quads: list, scale: int) -> list[tuple[tuple[int, int, int
     parts: list[tuple[np.ndarray, list]] = []
     for group in by_outline.values():
         outline = group[0].outline
-        pts = outline * scale + (scale - 1) / 2 if outline is not None else group[0].corners
+        pts = full_px(outline, scale) if outline is not None else group[0].corners
         box = np.concatenate([np.floor(pts.min(axis=0)), np.ceil(pts.max(axis=0))])
         while meeting := [p for p in parts if _boxes_meet(box, p[0])]:   # the grown box may meet more
             for other in meeting:

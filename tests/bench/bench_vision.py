@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import itertools
 import os
 import random
 import statistics
@@ -278,7 +279,8 @@ def _film_line(n: int, how: tuple, times: list, worked: float, landing: list) ->
 
 
 COLD_FPS = 60.0      # the camera of the cold-table part: the issue's 60 fps
-COLD_FRAMES = 120    # two seconds of it (a style-2 table of 10 takes up to about 70 frames to read)
+COLD_FRAMES = 240    # four seconds of it (a style-2 table of 10 took 70 frames on an AMD EPYC, up to 120 on a Xeon)
+PREPARE_FRAMES = 20 * COLD_FRAMES   # the empty table watched at most so long for the checks made ahead
 FRAME_BUDGET = FRAME_BUDGET_SHARE / COLD_FPS   # seconds of reading a frame, as the camera part sets it
 
 
@@ -324,9 +326,10 @@ def cold_table(tables: list) -> dict:
 
 def _watched_empty(rec: CardRecogniser, img: np.ndarray) -> None:
     """``rec`` shown an empty table (a plain frame of ``img``'s median colour) until it made the cards' checks
-    ahead (at most COLD_FRAMES frames), then ``img`` once: the change comes in motion, answered as no news."""
+    ahead (at most PREPARE_FRAMES frames: how many it takes depends on the CPU), then ``img`` once: the change
+    comes in motion, answered as no news."""
     empty = _with_sensor_noise([np.full_like(img, int(np.median(img)))] * COLD_FRAMES, np.random.default_rng(0))
-    for frame in empty:
+    for frame in itertools.islice(itertools.cycle(empty), PREPARE_FRAMES):
         rec.recognise(frame)
         if rec.prepared:
             break
@@ -334,7 +337,7 @@ def _watched_empty(rec: CardRecogniser, img: np.ndarray) -> None:
     assert rec.no_news and rec.prepared, "the laid table should come in motion, after the checks were made"
 
 
-def _cold_lines(n: int, parts: dict, label: str = "") -> list[str]:
+def _cold_lines(n: int, parts: dict, tables: int, label: str = "") -> list[str]:
     lines, interval = [], 1 / COLD_FPS
     for (budget, prepared), (reading, times, latency, same) in parts.items():
         how = f"read over frames, {budget * 1000:.0f} ms a frame" if budget else "read whole in its first frame"
@@ -349,7 +352,8 @@ def _cold_lines(n: int, parts: dict, label: str = "") -> list[str]:
                      f"{int((during > interval * 1000).sum())} of {len(during)}, {COLD_FPS:.0f} fps camera frames "
                      f"dropped median {statistics.median(dropped):.0f}; first frame -> cards given on a live "
                      f"{COLD_FPS:.0f} fps camera median {statistics.median(latency) * 1000:.0f} ms, max "
-                     f"{max(latency) * 1000:.0f} ms; names as read whole in {same} of {len(reading)}")
+                     f"{max(latency) * 1000:.0f} ms; given within the frames for {len(reading)} of {tables} "
+                     f"tables, their names as read whole in {same}")
     return lines
 
 
@@ -395,7 +399,7 @@ def style2(scenes: int) -> None:
             scene = table_scene(seed, deck, design, n)
             bg = TableBackground.from_shot(calibration_shot(seed, deck, design, n), table_to_image=scene.table_to_image)
             tables.append((scene.image, functools.partial(_cold_recogniser, models[(deck, design)], bg)))
-        for line in _cold_lines(n, cold_table(tables), " (style 2)"):
+        for line in _cold_lines(n, cold_table(tables), len(tables), " (style 2)"):
             print(line)
 
 
@@ -462,7 +466,7 @@ def main(argv=None) -> int:
         for n in (5, 10):
             tables = [(random_scene(50_000 + s, deck, n).image, functools.partial(_cold_recogniser, models[deck], None))
                       for s, deck in ((s, "pass-pass" if s % 2 else "passe-eclair") for s in range(STILL_SCENES))]
-            for line in _cold_lines(n, cold_table(tables)):
+            for line in _cold_lines(n, cold_table(tables), len(tables)):
                 print(line)
     return 0
 
