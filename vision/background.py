@@ -195,6 +195,11 @@ class TableBackground:
     def foreground(self, small: np.ndarray, edges: np.ndarray | None = None) -> np.ndarray:
         """255 where the shrunk frame ``small`` is not the empty table (holes filled).
         ``edges``: ``edge_mask(small)``, when the caller has made it already."""
+        return run_to_the_end(self.finding_foreground(small, edges))
+
+    def finding_foreground(self, small: np.ndarray, edges: np.ndarray | None = None) -> Steps[np.ndarray]:
+        """:meth:`foreground` in steps (:mod:`vision.steps`): it yields once the difference is made and
+        after the table's grain and texture are weighed (a reading spread over a live camera's frames)."""
         f = smooth(small)   # compare regions, not noisy pixels
         # the light may have changed since the shot: match each channel's overall level first
         now = np.median(f[::4, ::4].reshape(-1, 3), axis=0) + 1.0
@@ -208,11 +213,14 @@ class TableBackground:
         mask = cv2.bitwise_or(diff, new_edges)
         if self.grain is not None:   # a table with a grain
             changed = _any_channel_over(level, HIDDEN_CHANGE)
+            yield
             mask = cv2.bitwise_or(mask, cv2.bitwise_and(self.grain.hidden(f), changed))
+        yield
         if self._calm_limit is not None:   # a patterned table
             mask = cv2.bitwise_or(mask, self._calm(f))
         elif self._busy_limit is not None:   # a plain, dark table
             mask = cv2.bitwise_or(mask, cv2.compare(_texture(f, outside=mask), self._busy_limit, cv2.CMP_GT))
+        yield
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, _OPEN)
         return cv2.morphologyEx(fill_holes(mask), cv2.MORPH_OPEN, _OPEN)
 

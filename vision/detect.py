@@ -134,7 +134,7 @@ class CardDetector:
             # the empty table is known: whatever differs from it and has a card's outline
             edges = edge_mask(small)   # made once: the difference uses it too
             yield
-            mask = self.background.foreground(small, edges)
+            mask = yield from self.background.finding_foreground(small, edges)
             self.last_mask = mask
             yield
             contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
