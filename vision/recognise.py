@@ -240,7 +240,8 @@ UNCOVERED_OVERLAP = 0.02
 # ... and not if the guess is a card cut short (TableBackground.cut_short): its lost side may lie under the card
 # beside it, though no outline lies over the guess. An orell 6 of spades under a 7 of clubs, its guess stopped at
 # the 7's edge, 56 px wide against a card's 85, showed one column of pips, read as the 3 (0.86, clear by 0.26;
-# theme scene 3,100,579). The 30 guesses the rule named right in sets 25-27 and development: none cut short
+# theme scene 3,100,579). The 30 guesses the rule named right in sets 25-27 and development: none cut short; on
+# the themes anglo_poker and orell, that wrong name gone and one partly hidden ace lost (vision/README.md, 54th)
 UNCOVERED_UNCUT = True
 # A rival whose face differs from the best card's in colour, the card's colours leaning clearly towards its
 # own face where the two differ (vision.ink.DifferenceHue.favours), does not hold the coarse margin down:
