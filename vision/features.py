@@ -129,7 +129,7 @@ def _paper_level(f: np.ndarray, window: int = LIGHT_WINDOW, smooth: float = LIGH
 # reads as strongly as the rest; EVEN_FLOOR keeps a blank stretch of paper blank (its noise is not
 # raised to print). Read so always, style-2 development cards gained on glossy tables but lost on
 # photographed ones, and two full-bleed medallion look-alikes were named wrongly: it is a second
-# reading of veiled cards only (vision.recognise.VEILED, vision/README.md, thirty-second session)
+# reading of veiled cards only (vision.rules.VEILED, vision/README.md, thirty-second session)
 EVEN_SIGMA = 12.0    # px at RECT_SIZE (63×88)
 EVEN_FLOOR = 0.05
 # A card is veiled when the light on its paper, against the light on its enrolled face's, rises

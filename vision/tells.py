@@ -4,9 +4,9 @@ another medallion), and whether another card lies over it.
 A card partly under another is named from what shows. When the part that tells it from a
 look-alike is under the other card, what shows there is that card's print, and the reading
 may name the look-alike (a ``fabi-leon`` read as ``fabi-rocce``, another card over its
-medallion). Such a card is not named (:meth:`Tells.hidden`; ``recognise.TELLS_HIDDEN``).
+medallion). Such a card is not named (:meth:`Tells.hidden`; ``rules.TELLS_HIDDEN``).
 Nor is a card whose own print does not show where it differs from a look-alike, whatever
-lies there (:meth:`Tells.unseen`; ``recognise.TELLS_UNSEEN``): a token over a medallion is
+lies there (:meth:`Tells.unseen`; ``rules.TELLS_UNSEEN``): a token over a medallion is
 found as nothing, and a grey token was read as a grey medallion.
 
     >>> tells = Tells(model.faces)                     # doctest: +SKIP

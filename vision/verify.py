@@ -67,7 +67,7 @@ class FineCheck:
         value, another footballer's medallion) leaves its figure, about 0.35 and more on style 1.
         0 when ``card`` has no face to compare with. ``seen``: ``fine(flat)`` if already computed.
 
-        The recogniser drops a name above 0.9 on an outline seen whole (vision.recognise.MAX_MISMATCH; 0.75
+        The recogniser drops a name above 0.9 on an outline seen whole (vision.rules.MAX_MISMATCH; 0.75
         until 2026-11-29; fitted or not), above 0.75 on a guessed one (MAX_MISMATCH_NOT_WHOLE), above 1.1 on
         a reading clear of every rival (MISMATCH_CLEAR): on style 1 a right naming reaches 0.35 one time
         in six, a Passe Éclair card laid squarely on a pile 0.54–0.67, so this cannot yet tell every card

@@ -15,7 +15,7 @@ import pytest
 
 from tests.bench.eval_vision_style2 import deck_for, design_for, enrol_cards
 from tests.vision.style2 import reading_where
-from vision import background, features, partial, recognise
+from vision import background, features, partial, recognise, rules
 from vision.background import TableBackground
 from vision.border import border_given_back, printed_band
 from vision.detect import CardDetector, snap_to_edges
@@ -107,8 +107,8 @@ def test_a_fit_to_a_face_unlike_the_card_is_given_up_after_its_first_round(dark_
     scene, truth, _, outline = _purple_6_cut_short()
     faces = dark_border_model.faces
     assert fit_to_face(scene.image, outline.corners, faces["blue-9"], rounds=2) is not None
-    assert fit_to_face(scene.image, outline.corners, faces["blue-9"], 2, recognise.HOPELESS_FIT) is None
-    kept = fit_to_face(scene.image, outline.corners, faces["purple-6"], 2, recognise.HOPELESS_FIT)
+    assert fit_to_face(scene.image, outline.corners, faces["blue-9"], 2, rules.HOPELESS_FIT) is None
+    kept = fit_to_face(scene.image, outline.corners, faces["purple-6"], 2, rules.HOPELESS_FIT)
     assert kept is not None and corner_error(kept, truth.corners) < corner_error(outline.corners, truth.corners) - 4
 
 
@@ -151,13 +151,13 @@ def test_a_guess_that_reads_like_no_face_is_fitted_to_the_decks_mean_face(dark_d
     # their shadow and fitted to faces they read 0.3 like, and since 2026-12 a card lying across
     # another is placed by its four sides (vision/askew.py): held back here, as the mean face was built
     monkeypatch.setattr(recognise, "snap_past_shadow", snap_to_edges)
-    monkeypatch.setattr(recognise, "GUESS_FIT_MIN_CONFIDENCE", recognise.FIT_MIN_CONFIDENCE)
+    monkeypatch.setattr(rules, "GUESS_FIT_MIN_CONFIDENCE", rules.FIT_MIN_CONFIDENCE)
     without_placement_by_sides(monkeypatch)
     scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     named = [m for m in rec.recognise(scene.image) if m.card == card]
     assert len(named) == 1 and not named[0].complete
     assert corner_error(named[0].corners, truth.corners) < 3
-    rec._mean_face = None   # without it the guess stays unnamed
+    rec.reader.mean_face = None   # without it the guess stays unnamed
     assert card not in [m.card for m in rec.recognise(scene.image)]
 
 
@@ -192,7 +192,7 @@ def test_a_guess_lying_on_the_cards_shadow_is_snapped_past_it(dark_deck, seed, c
     # development scenes: the difference from the empty table took in the card's shadow, so the guess
     # made from it lay outside the card, further than the paper's edge is looked for. (Since CLEAR_FITTED
     # scene 157's yellow 3 is named first from its whole outline's fit, a clear reading: held back)
-    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
+    monkeypatch.setattr(rules, "CLEAR_FITTED", False)
     scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     named = [m for m in rec.recognise(scene.image) if m.card == card]
     assert len(named) == 1 and not named[0].complete
@@ -200,8 +200,8 @@ def test_a_guess_lying_on_the_cards_shadow_is_snapped_past_it(dark_deck, seed, c
     monkeypatch.setattr(recognise, "snap_past_shadow", snap_to_edges)   # the paper's edge alone
     # (from there a fit to blue-5's face that hardly moves the outline names it too, by its blurred reading;
     # counted as a fit that moved it, its clear reading names it since CLEAR_FITTED)
-    monkeypatch.setattr(recognise, "SMALL_FIT", -1.0)
-    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
+    monkeypatch.setattr(rules, "SMALL_FIT", -1.0)
+    monkeypatch.setattr(rules, "CLEAR_FITTED", False)
     without_placement_by_sides(monkeypatch)
     assert card not in [m.card for m in rec.recognise(scene.image)]
 
@@ -269,11 +269,11 @@ def test_a_whole_outline_read_a_little_under_the_threshold_is_named_by_its_blurr
     scene, rec, truth = read_dark_scene(dark_deck, 141, "purple-3")
     here = [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
     assert [(m.card, m.complete) for m in here] == [("purple-3", True)]
-    monkeypatch.setattr(recognise, "SOFT_FROM", 2.0)   # never read blurred
-    monkeypatch.setattr(recognise, "SMALL_FIT", -1.0)
+    monkeypatch.setattr(rules, "SOFT_FROM", 2.0)   # never read blurred
+    monkeypatch.setattr(rules, "SMALL_FIT", -1.0)
     assert rec.identify(scene.image, here[0].corners).card is None
     # a guess made there is named since its fit is read at a guess's thresholds (CONFIRM_AT_GUESS): held back
-    monkeypatch.setattr(recognise, "CONFIRM_AT_GUESS", False)
+    monkeypatch.setattr(rules, "CONFIRM_AT_GUESS", False)
     assert "purple-3" not in [m.card for m in rec.recognise(scene.image)]
 
 
@@ -282,15 +282,15 @@ def test_a_sparse_face_read_under_the_threshold_but_clear_of_every_rival_is_name
         dark_deck, seed, monkeypatch):
     # development scenes 1361 and 1669, white tables: a yellow 1 (two numerals and a pip on a wide blank face,
     # washed out) reads 0.86 / 0.85 at its whole outline, blurred too, but 0.32 / 0.33 clear of every rival;
-    # fitted to its face the outline hardly moves (recognise.CLEAR)
+    # fitted to its face the outline hardly moves (rules.CLEAR)
     scene, rec, truth = read_dark_scene(dark_deck, seed, "yellow-1")
     assert scene.kind == "white"
     here = [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
     assert [(m.card, m.complete) for m in here] == [("yellow-1", True)]
     assert here[0].confidence < dark_deck.min_confidence
     # (a guess read clear with nothing found over it is named since the fifty-third session: held back)
-    monkeypatch.setattr(recognise, "UNCOVERED_CLEAR", False)
-    monkeypatch.setattr(recognise, "CLEAR", False)
+    monkeypatch.setattr(rules, "UNCOVERED_CLEAR", False)
+    monkeypatch.setattr(rules, "CLEAR", False)
     assert "yellow-1" not in [m.card for m in rec.recognise(scene.image)]
 
 
@@ -305,11 +305,11 @@ def test_a_model_with_a_face_missing_reads_a_dark_rimmed_outline_from_inside(dar
     scene, rec, truth = read_dark_scene(model, seed, "purple-10")
     here = [m.card for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
     assert here == ["purple-10"]
-    rec._read_inside = False
+    rec.reader.read_inside = False
     # read from its outer outline against a face enrolled inside its border, scene 109's purple-10 leans
     # towards the blue 10's colours where the two faces differ (the border band) and would be named so
     # since HUE_TELLS: a configuration the recogniser never runs (a model with a face missing reads inside)
-    monkeypatch.setattr(recognise, "HUE_TELLS", False)
+    monkeypatch.setattr(rules, "HUE_TELLS", False)
     assert [m.card for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20] == [None]
 
 
@@ -322,18 +322,18 @@ def test_an_outline_a_fit_hardly_moved_is_named_at_a_whole_outlines_threshold(da
     # against the green 9 and it goes unnamed; not traced further). Scene 653's blue 2 is named from its whole
     # outline since its ink's hue tells it from the green 2 (HUE_TELLS), scene 393's yellow 11 from its whole
     # outline's fit, read clear (CLEAR_FITTED): both held back here
-    monkeypatch.setattr(recognise, "HUE_TELLS", False)
-    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
+    monkeypatch.setattr(rules, "HUE_TELLS", False)
+    monkeypatch.setattr(rules, "CLEAR_FITTED", False)
     scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     here = [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
     assert [(m.card, m.complete) for m in here] == [(card, False)]
     assert corner_error(here[0].corners, truth.corners) < 3
     sharp = rec.identify(scene.image, here[0].corners, recognise.Found.FITTED)
     assert sharp.card is None and sharp.best == card
-    assert rec.model.min_confidence <= sharp.confidence < rec.model.min_confidence + recognise.FITTED_EXTRA_CONFIDENCE
+    assert rec.model.min_confidence <= sharp.confidence < rec.model.min_confidence + rules.FITTED_EXTRA_CONFIDENCE
     # (a guess read clear with nothing found over it is named since the fifty-third session: held back)
-    monkeypatch.setattr(recognise, "UNCOVERED_CLEAR", False)
-    monkeypatch.setattr(recognise, "SMALL_FIT", 0.0)   # every fit counted as one that moved the outline
+    monkeypatch.setattr(rules, "UNCOVERED_CLEAR", False)
+    monkeypatch.setattr(rules, "SMALL_FIT", 0.0)   # every fit counted as one that moved the outline
     assert card not in [m.card for m in rec.recognise(scene.image)]
 
 
@@ -342,15 +342,15 @@ def test_a_reading_by_a_narrow_margin_is_named_only_if_its_print_is_surely_the_c
     # only 0.08 clear of the green 9 (the two faces differ in their ink alone); its full-size print lies
     # 0.22 on the blue 9's side, so it is named. (Its colour also tells it from the green 9, which since
     # HUE_TELLS then no longer holds the margin down: held back here)
-    monkeypatch.setattr(recognise, "HUE_TELLS", False)
+    monkeypatch.setattr(rules, "HUE_TELLS", False)
     scene, rec, truth = read_dark_scene(dark_deck, 117, "blue-9")
     here = [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
     assert [(m.card, m.complete) for m in here] == [("blue-9", True)]
     m = rec.identify(scene.image, here[0].corners)
-    assert m.card == "blue-9" and recognise.NARROW_MARGIN <= m.margin < rec.model.min_margin
-    monkeypatch.setattr(recognise, "FINE_SURE_MARGIN", 0.5)   # the print must be surer than it is
+    assert m.card == "blue-9" and rules.NARROW_MARGIN <= m.margin < rec.model.min_margin
+    monkeypatch.setattr(rules, "FINE_SURE_MARGIN", 0.5)   # the print must be surer than it is
     assert rec.identify(scene.image, here[0].corners).card is None
-    monkeypatch.setattr(recognise, "NARROW_MARGIN", rec.model.min_margin)   # no narrow margin named
+    monkeypatch.setattr(rules, "NARROW_MARGIN", rec.model.min_margin)   # no narrow margin named
     assert "blue-9" not in [m.card for m in rec.recognise(scene.image)]
 
 
@@ -365,10 +365,11 @@ def test_a_rival_in_another_ink_the_cards_colour_leans_from_does_not_hold_its_ma
     here = [m for m in rec.recognise(scene.image) if corner_error(m.corners, truth.corners) < 20]
     assert [(m.card, m.complete) for m in here] == [(card, True)]
     assert rec.identify(scene.image, here[0].corners).margin >= rec.model.min_margin
-    monkeypatch.setattr(recognise, "HUE_TELLS", False)   # every rival holds the margin down
+    monkeypatch.setattr(rules, "HUE_TELLS", False)   # every rival holds the margin down
     m = rec.identify(scene.image, here[0].corners)
-    assert m.card is None and m.best == card and m.margin < recognise.FINE_SURE_MARGIN
-    assert rec._ink.other_ink(card, twin) and not rec._ink.other_ink(card, "blue-1")   # one ink: not told so
+    assert m.card is None and m.best == card and m.margin < rules.FINE_SURE_MARGIN
+    ink = rec.reader.ink
+    assert ink.other_ink(card, twin) and not ink.other_ink(card, "blue-1")   # one ink: not told so
     assert card not in [m.card for m in rec.recognise(scene.image)]
 
 
@@ -452,8 +453,8 @@ def test_a_card_whose_worst_patch_is_a_little_unlike_its_face_is_named(dark_deck
     scene, rec, truth = read_dark_scene(dark_deck, seed, card)
     named = [m for m in rec.recognise(scene.image) if m.card == card]
     assert len(named) == 1 and corner_error(named[0].corners, truth.corners) < 3
-    monkeypatch.setattr(recognise, "MAX_MISMATCH", 0.75)
-    monkeypatch.setattr(recognise, "MISMATCH_CLEAR", False)   # clear by over 0.35, it would be named under 1.1
+    monkeypatch.setattr(rules, "MAX_MISMATCH", 0.75)
+    monkeypatch.setattr(rules, "MISMATCH_CLEAR", False)   # clear by over 0.35, it would be named under 1.1
     assert card not in [m.card for m in rec.recognise(scene.image)]
 
 
@@ -471,11 +472,11 @@ def test_a_partly_hidden_card_whose_difference_is_covered_is_not_named_as_its_lo
     scene, rec, truth = read_dark_scene(bleed_eclair_deck, seed, "vanessa-fabi", "passe-eclair", "bleed")
     assert not truth.fully_visible
     assert "vanessa-rocce" not in [m.card for m in rec.recognise(scene.image)]
-    monkeypatch.setattr(recognise, "MAX_MISMATCH_NOT_WHOLE", recognise.MAX_MISMATCH)
+    monkeypatch.setattr(rules, "MAX_MISMATCH_NOT_WHOLE", rules.MAX_MISMATCH)
     # (in 3,020,102 vision.tells leaves it unnamed too, its medallion under the card on top and showing no print
     # of its own: both held back here)
-    monkeypatch.setattr(recognise, "TELLS_HIDDEN", False)
-    monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)
+    monkeypatch.setattr(rules, "TELLS_HIDDEN", False)
+    monkeypatch.setattr(rules, "TELLS_UNSEEN", False)
     wrong = [m for m in rec.recognise(scene.image) if m.card == "vanessa-rocce"]
     assert len(wrong) == 1 and not wrong[0].complete
     assert np.linalg.norm(wrong[0].corners.mean(0) - truth.corners.mean(0)) < 20
@@ -517,7 +518,7 @@ def test_a_guess_in_one_ink_whose_fit_reads_it_at_a_guesss_thresholds_keeps_its_
     # (Since the forty-third session michi's first guess, shorter than the card is wide, is read drawn out to a
     # card's length and named there: that reading is held back to see the rule)
     # (a guess read clear with nothing found over it is named since the fifty-third session: held back)
-    monkeypatch.setattr(recognise, "UNCOVERED_CLEAR", False)
+    monkeypatch.setattr(rules, "UNCOVERED_CLEAR", False)
     deck, design = deck_for(seed), design_for(seed)
     scene, rec, truth = read_dark_scene(enrol_cards(deck, design), seed, card, deck, design)
     assert truth.fully_visible
@@ -531,13 +532,13 @@ def test_a_guess_in_one_ink_whose_fit_reads_it_at_a_guesss_thresholds_keeps_its_
         monkeypatch.setattr(TableBackground, "cut_short", lambda self, corners: False)
     assert said_there() == [(card if kept else None, False)]
     if kept:
-        monkeypatch.setattr(recognise, "CONFIRM_AT_GUESS", False)   # the fit must name it at its own thresholds
-        monkeypatch.setattr(recognise, "FIT_CLEAR", False)          # (or be clear of every rival by far,
-        monkeypatch.setattr(recognise, "CLEAR_FITTED", False)       # or clear under the threshold,
-        monkeypatch.setattr(recognise, "UNGLARED", set())           # or read without a brighter patch: vision.glare)
+        monkeypatch.setattr(rules, "CONFIRM_AT_GUESS", False)   # the fit must name it at its own thresholds
+        monkeypatch.setattr(rules, "FIT_CLEAR", False)          # (or be clear of every rival by far,
+        monkeypatch.setattr(rules, "CLEAR_FITTED", False)       # or clear under the threshold,
+        monkeypatch.setattr(rules, "UNGLARED", set())           # or read without a brighter patch: vision.glare)
         assert said_there() == [(None, False)]
     else:
-        monkeypatch.setattr(rec._ink, "one_ink", lambda c: True)   # taken for a face in one ink, it is named
+        monkeypatch.setattr(rec.reader.ink, "one_ink", lambda c: True)   # taken for a face in one ink, it is named
         assert said_there() == [(card, False)]
 
 
@@ -545,24 +546,24 @@ def test_a_guess_in_one_ink_read_under_the_threshold_but_clear_of_every_rival_is
         dark_deck, monkeypatch):
     # development scene 133, a dark table: the purple 1 (a sparse face) reads 0.86 even at its true outline,
     # 0.41 clear of every rival; in the scene it is read from a guess whose fit to that face hardly moves it
-    # (recognise.CLEAR: a face printed in one ink)
+    # (rules.CLEAR: a face printed in one ink)
     scene, rec, truth = read_dark_scene(dark_deck, 133, "purple-1")
     named = [m for m in rec.recognise(scene.image) if m.card == "purple-1"]
     assert len(named) == 1 and corner_error(named[0].corners, truth.corners) < 3
     assert named[0].confidence < dark_deck.min_confidence
     # (a guess read clear with nothing found over it is named since the fifty-third session: held back)
-    monkeypatch.setattr(recognise, "UNCOVERED_CLEAR", False)
-    monkeypatch.setattr(recognise, "CLEAR_ONE_INK", False)
+    monkeypatch.setattr(rules, "UNCOVERED_CLEAR", False)
+    monkeypatch.setattr(rules, "CLEAR_ONE_INK", False)
     # (a guess's fit that moved it is read clear too: since CLEAR_FITTED it names purple-1 as a clear reading
     # where the guess is a face of one ink: held back with the rest)
-    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
+    monkeypatch.setattr(rules, "CLEAR_FITTED", False)
     assert "purple-1" not in [m.card for m in rec.recognise(scene.image)]
 
 
 def test_a_many_coloured_guess_clear_of_its_rivals_under_the_threshold_is_not_named(bleed_eclair_deck, monkeypatch):
     # development scene 314: a full-bleed marlon-leon partly under another card, its guess read marlon-rocce
     # 0.88, 0.41 clear of every rival, a fit that hardly moves it: a many-coloured face, whose name may rest on
-    # the medallion another card hides, is not named so (recognise.CLEAR_ONE_INK; named, 7 such in 1,600
+    # the medallion another card hides, is not named so (rules.CLEAR_ONE_INK; named, 7 such in 1,600
     # development scenes were all wrong)
     scene, rec, truth = read_dark_scene(bleed_eclair_deck, 314, "marlon-leon", "passe-eclair", "bleed")
     assert not truth.fully_visible
@@ -573,9 +574,9 @@ def test_a_many_coloured_guess_clear_of_its_rivals_under_the_threshold_is_not_na
                 if np.linalg.norm(m.corners.mean(axis=0) - centre) < 20]
 
     assert "marlon-rocce" not in [card for card, _ in said_there()]
-    monkeypatch.setattr(type(rec._ink), "one_ink", lambda self, card: True)
+    monkeypatch.setattr(type(rec.reader.ink), "one_ink", lambda self, card: True)
     # (its medallion, under the card on top, shows no print of its own: vision.tells leaves it unnamed too)
-    monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)
+    monkeypatch.setattr(rules, "TELLS_UNSEEN", False)
     assert ("marlon-rocce", False) in said_there()
 
 
@@ -590,10 +591,10 @@ def test_a_fitted_guess_at_a_whole_outlines_threshold_clear_of_every_rival_by_fa
     said = read_at(rec, scene, truth)
     assert [(m.card, m.complete) for m in said] == [("michi", False)]
     assert bleed_eclair_deck.min_confidence <= said[0].confidence < bleed_eclair_deck.min_confidence + \
-        recognise.FITTED_EXTRA_CONFIDENCE and said[0].margin >= recognise.FIT_CLEAR_MARGIN
+        rules.FITTED_EXTRA_CONFIDENCE and said[0].margin >= rules.FIT_CLEAR_MARGIN
     # (a guess read clear with nothing found over it is named since the fifty-third session: held back)
-    monkeypatch.setattr(recognise, "UNCOVERED_CLEAR", False)
-    monkeypatch.setattr(recognise, "FIT_CLEAR", False)
+    monkeypatch.setattr(rules, "UNCOVERED_CLEAR", False)
+    monkeypatch.setattr(rules, "FIT_CLEAR", False)
     assert [(m.card, m.complete) for m in read_at(rec, scene, truth)] == [(None, False)]
 
 
@@ -602,7 +603,7 @@ def test_a_guess_its_fit_names_keeps_the_name_though_the_fit_reads_a_little_less
     # clear of every rival, unnamed at a guess's threshold. Its fit hardly moves it and names it as a clear
     # reading (CLEAR) at 0.852. Until the thirty-fifth session a fit was kept only if it read surer than the
     # guess, and this name was thrown away. (Its fits that moved it read it clear too: held back)
-    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
+    monkeypatch.setattr(rules, "CLEAR_FITTED", False)
     scene, rec, truth = read_dark_scene(dark_deck, 2029, "yellow-9")
     assert scene.kind == "glossy" and truth.fully_visible
 
@@ -612,10 +613,10 @@ def test_a_guess_its_fit_names_keeps_the_name_though_the_fit_reads_a_little_less
     guessed = rec.identify(scene.image, said[0].corners, recognise.Found.GUESSED)
     assert guessed.card is None and guessed.best == "yellow-9"
     # (a guess read clear with nothing found over it is named since the fifty-third session: held back)
-    monkeypatch.setattr(recognise, "UNCOVERED_CLEAR", False)
-    monkeypatch.setattr(recognise, "CLEAR", False)
+    monkeypatch.setattr(rules, "UNCOVERED_CLEAR", False)
+    monkeypatch.setattr(rules, "CLEAR", False)
     # (read without its glared cells the fit is clear too, and named so since the fifty-first session: held back)
-    monkeypatch.setattr(recognise, "UNGLARED_CLEAR", False)
+    monkeypatch.setattr(rules, "UNGLARED_CLEAR", False)
     assert [m.card for m in read_at(rec, scene, truth)] == [None]
 
 
@@ -629,7 +630,7 @@ def test_a_whole_outline_named_barely_is_fitted_to_that_face_and_read_again(monk
     said = read_at(rec, scene, truth)
     assert [(m.card, m.complete) for m in said] == [("green-5", True)]
     assert corner_error(said[0].corners, truth.corners) < 3
-    monkeypatch.setattr(recognise, "CONFIRM_WHOLE_BELOW", 0.0)
+    monkeypatch.setattr(rules, "CONFIRM_WHOLE_BELOW", 0.0)
     said = read_at(rec, scene, truth)
     assert [(m.card, m.complete) for m in said] == [("green-3", True)]
     assert corner_error(said[0].corners, truth.corners) > 4
@@ -643,7 +644,7 @@ def test_a_guess_named_by_a_clear_reading_of_its_fit_yields_to_a_next_face_that_
     truth, read_there = reading_where(3_092_263, "yellow-12")
     assert not truth.fully_visible
     assert read_there() == ["yellow-12"]
-    monkeypatch.setattr(recognise, "NEXT_FACES_CHECK_CLEAR", False)
+    monkeypatch.setattr(rules, "NEXT_FACES_CHECK_CLEAR", False)
     assert read_there() == ["yellow-9"]
 
 
@@ -654,7 +655,7 @@ def test_a_whole_outline_its_fit_named_again_yields_to_a_next_face_that_reads_su
     fit to yellow-11's face reads yellow-11 at 0.977: that surer name wins (NEXT_FACES_CHECK_WHOLE)."""
     truth, read_there = reading_where(3_097_215, "yellow-11")
     assert read_there() == ["yellow-11"]
-    monkeypatch.setattr(recognise, "NEXT_FACES_CHECK_WHOLE", False)
+    monkeypatch.setattr(rules, "NEXT_FACES_CHECK_WHOLE", False)
     assert read_there() == ["yellow-9"]
 
 
@@ -666,5 +667,5 @@ def test_a_name_given_by_a_clear_fit_is_taken_back_when_a_next_face_reads_surer_
     truth, read_there = reading_where(3_101_507, "blue-10")
     assert not truth.fully_visible
     assert "blue-9" not in read_there()
-    monkeypatch.setattr(recognise, "NEXT_FACES_DOUBT", False)
+    monkeypatch.setattr(rules, "NEXT_FACES_DOUBT", False)
     assert read_there() == ["blue-9"]

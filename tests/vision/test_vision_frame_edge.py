@@ -1,5 +1,5 @@
 """A card running past the frame's edge is not named on what lies outside the frame
-(``recognise.MAX_UNSEEN``, ``features.in_view``).
+(``rules.MAX_UNSEEN``, ``features.in_view``).
 
 Rectified, the part of a card outside the frame is the frame's edge drawn out: no evidence. Two Passe
 Éclair faces that differ only in their medallion (``marlon-leon``, ``marlon-rocce``) cannot be told
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from tests.bench.eval_vision_style2 import enrol_cards
-from vision import features, recognise
+from vision import features, rules
 from vision.recognise import CardRecogniser
 
 SCALE = 3   # the face drawn at three times its rectified size
@@ -53,19 +53,19 @@ def _laid(face: np.ndarray, at: tuple[int, int], size=(360, 300)) -> tuple[np.nd
 def test_a_card_whose_medallion_is_outside_the_frame_is_not_named(marlons, monkeypatch):
     # marlon-leon's medallion is in its face's top-left corner; the card laid upright at the top of the
     # frame, its top 30 % outside it
-    face = marlons._faces["marlon-leon"]
+    face = marlons.reader.faces["marlon-leon"]
     h = features.RECT_SIZE[1]
     frame, corners = _laid(face, (100, -int(0.3 * h * SCALE)))
     m = marlons.identify(frame, corners)
     assert m.card is None, (m.best, m.confidence, m.margin)
     # the rule held off, the frame's edge drawn out over the medallion reads as marlon-rocce's
-    monkeypatch.setattr(recognise, "MAX_UNSEEN", 1.0)
+    monkeypatch.setattr(rules, "MAX_UNSEEN", 1.0)
     assert marlons.identify(frame, corners).card == "marlon-rocce"
 
 
 def test_a_card_past_the_edge_by_a_part_that_tells_nothing_is_named(marlons):
     # its bottom 10 % outside the frame: the medallion is in view
     h = features.RECT_SIZE[1]
-    frame, corners = _laid(marlons._faces["marlon-leon"], (100, 300 - int(0.9 * h * SCALE)))
+    frame, corners = _laid(marlons.reader.faces["marlon-leon"], (100, 300 - int(0.9 * h * SCALE)))
     assert not features.in_view(corners, frame.shape).all()
     assert marlons.identify(frame, corners).card == "marlon-leon"

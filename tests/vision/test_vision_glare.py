@@ -1,4 +1,4 @@
-"""A card under a veil of glare is read again with its print's contrast evened (``recognise.VEILED``).
+"""A card under a veil of glare is read again with its print's contrast evened (``rules.VEILED``).
 
 Issue 12's second style, glossy tables: a glare spot adds light over part of a card. Divided by its
 paper's level the print there keeps its pattern but loses contrast, and a washed-out card read under
@@ -13,7 +13,7 @@ import pytest
 
 from tests.bench.eval_vision_style2 import deck_for, design_for, enrol_cards
 from tests.vision.style2 import corner_error, evaluation_scene
-from vision import features, glare, recognise
+from vision import features, glare, rules
 from vision.detect import CardDetector
 from vision.recognise import CardRecogniser
 from vision.synth2.faces import draw_face
@@ -86,7 +86,7 @@ def test_a_card_washed_out_by_glare_is_named(purple_model, monkeypatch):
     # development scene 1147: a purple 11 half under a glare spot, read 0.82 at its true corners
     m = _read_at_true_corners(purple_model, 1147, "purple-11")
     assert m.card == "purple-11", (m.best, m.confidence, m.margin)
-    monkeypatch.setattr(recognise, "VEILED", False)
+    monkeypatch.setattr(rules, "VEILED", False)
     m = _read_at_true_corners(purple_model, 1147, "purple-11")
     assert m.card is None and m.best == "purple-11", (m.best, m.confidence, m.margin)
 
@@ -98,10 +98,10 @@ def green_model():
 
 def test_a_veiled_card_read_clear_of_every_rival_is_named(green_model, monkeypatch):
     # development scene 629: a green 3 under a glare spot reads 0.77 at its true corners, evened 0.82, clear
-    # of every rival by 0.3: named as a clear reading is (recognise.VEILED_CLEAR)
+    # of every rival by 0.3: named as a clear reading is (rules.VEILED_CLEAR)
     m = _read_at_true_corners(green_model, 629, "green-3")
     assert m.card == "green-3" and m.confidence < green_model.min_confidence, (m.best, m.confidence, m.margin)
-    monkeypatch.setattr(recognise, "VEILED_CLEAR", False)
+    monkeypatch.setattr(rules, "VEILED_CLEAR", False)
     m = _read_at_true_corners(green_model, 629, "green-3")
     assert m.card is None and m.best == "green-3", (m.best, m.confidence, m.margin)
 
@@ -124,18 +124,18 @@ def test_a_washed_out_guess_its_fit_moved_is_named_when_clear_of_every_rival(mon
     # development scene 1091, a glossy table: a full-bleed green 5 washed out by glare, found only as guesses.
     # Fitted to its face the outline moves past SMALL_FIT and reads under a fitted outline's threshold, even
     # under a whole one's, but clear of every rival by CLEAR_MARGIN: named as a clear reading
-    # (recognise.CLEAR_FITTED)
+    # (rules.CLEAR_FITTED)
     # (now named at the threshold once read without its glared cells: vision.glare, held back here)
     model = _ink_and_value("bleed", "green", 5)
     said_there = _said_where(model, 1091, "green-5")
     assert [m.card for m in said_there()] == ["green-5"]
-    monkeypatch.setattr(recognise, "UNGLARED", set())
+    monkeypatch.setattr(rules, "UNGLARED", set())
     said = said_there()
     assert [(m.card, m.complete) for m in said] == [("green-5", False)]
-    assert said[0].confidence < model.min_confidence and said[0].margin >= recognise.CLEAR_MARGIN
+    assert said[0].confidence < model.min_confidence and said[0].margin >= rules.CLEAR_MARGIN
     # (a guess read clear with nothing found over it is named since the fifty-third session: held back)
-    monkeypatch.setattr(recognise, "UNCOVERED_CLEAR", False)
-    monkeypatch.setattr(recognise, "CLEAR_FITTED", False)
+    monkeypatch.setattr(rules, "UNCOVERED_CLEAR", False)
+    monkeypatch.setattr(rules, "CLEAR_FITTED", False)
     assert [m.card for m in said_there()] == [None]
 
 
@@ -185,7 +185,7 @@ def test_a_card_under_a_glare_spot_is_read_without_it(monkeypatch):
     # fitted outline's threshold. Read without the glared cells, on it and on every face: 0.94, clear by 0.3
     said_there = _said_where(_ink_and_value("dark", "purple", 12), 3065537, "purple-12")
     assert [m.card for m in said_there()] == ["purple-12"]
-    monkeypatch.setattr(recognise, "UNGLARED", set())
+    monkeypatch.setattr(rules, "UNGLARED", set())
     assert [m.card for m in said_there()] == [None]
 
 
@@ -202,10 +202,10 @@ def test_a_guess_read_clear_of_every_rival_without_its_glare_is_named(monkeypatc
     # fresh scene 3,096,925 (set 26), a glossy table: a dark-bordered blue 2, a broad glare spot over a third of
     # it, found only as guesses. Fitted to its face it reads 0.67 (against this test's 15 faces); without the glared
     # cells 0.87, short of a fitted outline's threshold (the spot's halo, under GLARE_RISE, is kept), but clear of
-    # every rival by 0.26: named as a clear reading is (recognise.UNGLARED_CLEAR)
+    # every rival by 0.26: named as a clear reading is (rules.UNGLARED_CLEAR)
     said_there = _said_where(_ink_and_value("dark", "blue", 2), 3096925, "blue-2")
     assert [m.card for m in said_there()] == ["blue-2"]
-    monkeypatch.setattr(recognise, "UNGLARED_CLEAR", False)
+    monkeypatch.setattr(rules, "UNGLARED_CLEAR", False)
     assert [m.card for m in said_there()] == [None]
 
 
@@ -213,23 +213,23 @@ def test_pale_print_the_named_face_lacks_is_not_taken_for_glare(monkeypatch):
     # fresh scene 3,096,455 (set 25), a photographed table: a full-bleed purple 12 read most like purple-8, its
     # face not among the closest rivals. Its third column of pale pips rose against purple-8's paper and each
     # rival's, was taken for glare and left out, and the rest read purple-8 0.84, clear by 0.29: named so
-    # (recognise.UNGLARED_CLEAR). Those cells, read alone, read most like purple-12, whose paper they do not
-    # rise against: not glare (recognise.GLARED_RIVALS), and the purple 12 is named by its fit
+    # (rules.UNGLARED_CLEAR). Those cells, read alone, read most like purple-12, whose paper they do not
+    # rise against: not glare (rules.GLARED_RIVALS), and the purple 12 is named by its fit
     # (the whole deck: against one ink's faces and the other 12s, purple-12 is among the closest rivals)
     said_there = _said_where(enrol_cards(deck_for(3096455), design_for(3096455)), 3096455, "purple-12", kind="photo")
     assert [m.card for m in said_there()] == ["purple-12"]
-    monkeypatch.setattr(recognise, "GLARED_RIVALS", 0)
+    monkeypatch.setattr(rules, "GLARED_RIVALS", 0)
     assert [m.card for m in said_there()] == ["purple-8"]
 
 
 def test_a_many_coloured_guess_read_clear_with_nothing_over_it_is_named(monkeypatch):
     # fresh scene 3,095,616 (set 25), a glossy table: glare broke a dark-bordered fabi-rocce's outline; its guess,
     # within 1 px, reads fabi-rocce 0.85, clear of every rival by 0.36, and went unnamed: a guess of a
-    # many-coloured face may have its telling print under another card (recognise.CLEAR_ONE_INK). Nothing found
-    # in the frame lies over this one: read again as such, it is named (recognise.UNCOVERED_CLEAR)
+    # many-coloured face may have its telling print under another card (rules.CLEAR_ONE_INK). Nothing found
+    # in the frame lies over this one: read again as such, it is named (rules.UNCOVERED_CLEAR)
     said_there = _said_where(enrol_cards(deck_for(3095616), design_for(3095616)), 3095616, "fabi-rocce")
     said = said_there()
     assert [(m.card, m.complete) for m in said] == [("fabi-rocce", False)]
-    assert said[0].confidence < recognise.SOFT_FROM + 0.1
-    monkeypatch.setattr(recognise, "UNCOVERED_CLEAR", False)
+    assert said[0].confidence < rules.SOFT_FROM + 0.1
+    monkeypatch.setattr(rules, "UNCOVERED_CLEAR", False)
     assert [m.card for m in said_there()] == [None]

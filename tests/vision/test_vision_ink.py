@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.bench.eval_vision_style2 import enrol_cards
-from vision import closeup, features, ink, recognise
+from vision import closeup, features, ink, rules
 from vision.ink import DifferenceHue, InkCheck, chroma
 from vision.model import CardModel
 from vision.recognise import CardRecogniser
@@ -148,7 +148,7 @@ def test_a_green_is_not_refused_for_leaning_towards_a_green(greens_under_a_warm_
     scene = table_scene(1433, "pass-pass", "dark", 1 + 1433 % 10)
     truth = next(c for c in scene.cards if c.card == card)
     assert greens_under_a_warm_light.identify(scene.image, truth.corners).card == card
-    monkeypatch.setattr(recognise, "HUE_VETO_SAME_INK", True)
+    monkeypatch.setattr(rules, "HUE_VETO_SAME_INK", True)
     assert greens_under_a_warm_light.identify(scene.image, truth.corners).card == card   # no colour there now
     monkeypatch.setattr(ink, "HUE_DARK", -1.0)   # every pixel's colour counted, the darkest too
     monkeypatch.setattr(ink, "HUE_LIT", 0.0)
@@ -229,9 +229,9 @@ def test_a_blue_read_best_as_the_green_of_its_value_is_named_by_its_colours(eigh
                                                                             monkeypatch):
     # fresh scenes 3,074,849 (felt) and 3,075,285 (white): a dark-bordered blue 8 and blue 11 read best as the
     # green of their value by amount of colour (0.916 and 0.918, margins 0.02), their colours leaning 0.34 and 0.16
-    # towards the blue where the two faces differ (recognise.HUE_NAMED)
+    # towards the blue where the two faces differ (rules.HUE_NAMED)
     assert _named(eights_nines_elevens, seed, card) == card
-    monkeypatch.setattr(recognise, "HUE_NAMED", False)
+    monkeypatch.setattr(rules, "HUE_NAMED", False)
     assert _named(eights_nines_elevens, seed, card) is None
 
 
@@ -240,7 +240,7 @@ def test_a_card_whose_colours_do_not_lean_to_its_own_ink_is_not_named(eights_nin
     # wrong before), its colours leaning 0.07 towards the blue: under OTHER_INK_LEAN, where every right blue or
     # green name of fresh set 15 leant 0.157 or more towards its own ink
     assert _named(eights_nines_elevens, 3074925, "blue-9") is None
-    monkeypatch.setattr(recognise, "OTHER_INK_LEAN", -ink.MAX_LEAN)
+    monkeypatch.setattr(rules, "OTHER_INK_LEAN", -ink.MAX_LEAN)
     assert _named(eights_nines_elevens, 3074925, "blue-9") == "green-9"
 
 

@@ -1,7 +1,7 @@
 """A card whose tell (what tells it from its look-alikes) lies under another card on top of it is
-not named (``vision.tells``, ``recognise.TELLS_HIDDEN``): Passe Éclair's ``marlon-leon`` with
+not named (``vision.tells``, ``rules.TELLS_HIDDEN``): Passe Éclair's ``marlon-leon`` with
 ``vanessa-leon`` over its medallion reads like ``marlon-rocce``. Nor one whose tell does not show its
-own print, whatever lies there (``recognise.TELLS_UNSEEN``): a token over a medallion, which a game's table
+own print, whatever lies there (``rules.TELLS_UNSEEN``): a token over a medallion, which a game's table
 watcher then asks about as an unknown card.
 
 Issue 12's second style, development scenes, the cards at their true corners."""
@@ -88,7 +88,7 @@ def test_a_tell_is_where_two_faces_differ_whatever_light_and_way_round_they_were
 def test_a_card_read_as_its_look_alike_under_another_is_left_unnamed(monkeypatch):
     """Fresh scene 3,051,478 (third fresh set, thirty-fourth session): a ``fabi-leon`` partly under
     another card was named ``fabi-rocce``; with its tell under the card on top, it is left unnamed."""
-    from vision import recognise
+    from vision import rules
     from vision.detect import CardDetector
     from vision.recognise import CardRecogniser
 
@@ -101,9 +101,9 @@ def test_a_card_read_as_its_look_alike_under_another_is_left_unnamed(monkeypatch
     truth = [t.card for t in scene.cards]
     assert "fabi-leon" in truth and "fabi-rocce" not in truth
     assert "fabi-rocce" not in named()
-    monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)   # the card on top alone leaves it unnamed
+    monkeypatch.setattr(rules, "TELLS_UNSEEN", False)   # the card on top alone leaves it unnamed
     assert "fabi-rocce" not in named()
-    monkeypatch.setattr(recognise, "TELLS_HIDDEN", False)
+    monkeypatch.setattr(rules, "TELLS_HIDDEN", False)
     assert "fabi-rocce" in named()
 
 
@@ -144,7 +144,7 @@ def test_a_fully_visible_card_is_named_whatever_table_shows_in_its_corners(monke
     """Style-2 fresh set 21 (forty-eighth session): fully visible leon-rocce and marlon-rocce (full-bleed, on a white
     and a glossy table) were left unnamed as unseen, where they differ from leon-fabi / marlon-fabi reading 0.27 like
     their own faces: the two faces' corners, each showing its enrolment photo's table, counted as that difference."""
-    from vision import recognise
+    from vision import rules
     from vision import tells as tells_module
 
     truth, read_there = reading_where(seed, card)
@@ -152,18 +152,18 @@ def test_a_fully_visible_card_is_named_whatever_table_shows_in_its_corners(monke
     assert read_there() == [card]
     monkeypatch.setattr(tells_module, "CORNER_PX", 0)
     assert read_there() == [None]
-    monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)   # what took the name was the unseen check
+    monkeypatch.setattr(rules, "TELLS_UNSEEN", False)   # what took the name was the unseen check
     assert read_there() == [card]
 
 
 def test_a_token_over_a_medallion_leaves_the_card_unnamed(monkeypatch):
     """Fresh scene 3,060,246 (seventh fresh set, thirty-eighth session): a grey token over a fully visible
     vanessa-fabi's orange medallion was read as vanessa-marlon's grey one. Now the card is left unnamed."""
-    from vision import recognise
+    from vision import rules
 
     _, read_there = reading_where(3_060_246, "vanessa-fabi")
     assert read_there() == [None]
-    monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)
+    monkeypatch.setattr(rules, "TELLS_UNSEEN", False)
     assert read_there() == ["vanessa-marlon"]
 
 
@@ -202,13 +202,13 @@ def test_a_token_laid_on_a_cards_medallion_in_play_is_asked_about_never_scored_a
     """Scene 3,060,246 in a game: vanessa-fabi lies in the trick, then a grey token is laid over its orange
     medallion. The card stays (no card_gone) and the place is asked about as an unknown card after 15 frames;
     without TELLS_UNSEEN a second card, vanessa-marlon, was reported in the trick, silently."""
-    from vision import recognise
+    from vision import rules
 
     events = _film_a_token_laid(monkeypatch, 3_060_246)
     assert any(k < 10 and kind == "card_seen" and card == "vanessa-fabi" and zone == "trick"
                for k, kind, card, zone in events)
     after = [(kind, card, zone) for k, kind, card, zone in events if k >= 10]
     assert after == [("card_unknown", None, "trick")]
-    monkeypatch.setattr(recognise, "TELLS_UNSEEN", False)
+    monkeypatch.setattr(rules, "TELLS_UNSEEN", False)
     after = [(kind, card, zone) for k, kind, card, zone in _film_a_token_laid(monkeypatch, 3_060_246) if k >= 10]
     assert ("card_seen", "vanessa-marlon", "trick") in after

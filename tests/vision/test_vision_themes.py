@@ -161,14 +161,14 @@ def test_a_six_cut_short_beside_the_card_on_it_is_not_read_again_as_uncovered(or
     56 px wide against a card's 85, and showed one column of pips, read as the 3 of spades (0.86, clear by 0.26).
     No outline lay over the guess, so a guess read clear and uncovered (``UNCOVERED_CLEAR``) named it so; a guess
     cut short (``TableBackground.cut_short``) is not uncovered: its lost side may lie under the card beside it."""
-    from vision import recognise
+    from vision import rules
 
     def six():
         _, pairs = _read(orell_model, 3_100_579, ORELL)
         return [match.card for truth, match in pairs if truth is not None and truth.card == "blue-6" and match]
 
     assert six() in ([None], ["blue-6"])
-    monkeypatch.setattr(recognise, "UNCOVERED_UNCUT", False)
+    monkeypatch.setattr(rules, "UNCOVERED_UNCUT", False)
     assert six() == ["purple-3"]
 
 

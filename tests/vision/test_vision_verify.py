@@ -78,7 +78,7 @@ def test_the_light_free_reading_vetoes_a_name_it_clearly_disagrees_with():
     rec = CardRecogniser(model, in_play_only=True)   # these four faces only
     n, b, g = len(cards), cards.index("blue-9"), cards.index("green-2")
     for turn in (0, n):
-        rec._contrast_bank[[turn + b, turn + g]] = rec._contrast_bank[[turn + g, turn + b]]
+        rec.reader._contrast_bank[[turn + b, turn + g]] = rec.reader._contrast_bank[[turn + g, turn + b]]
     assert rec.identify(frame, corners).card is None
 
 
