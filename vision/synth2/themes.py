@@ -33,6 +33,7 @@ THEME_PREFIX = "theme:"
 THEMES_DIR = Path(os.environ.get("PASSETABLE_CARD_THEMES", "/usr/share/aisleriot/cards"))
 SUIT = {"purple": "club", "green": "diamond", "yellow": "heart", "blue": "spade"}
 RANK = {11: "jack", 12: "queen"}   # 1..10 keep their number (the ace is ``<suit>_1``)
+MARGIN_LEFT = 0.02   # a card drawn in a box wider than this share more on a side is cut out of it
 
 
 class ThemeUnavailable(RuntimeError):
@@ -58,12 +59,24 @@ def theme_face(card: str, theme: str, size: tuple[int, int]) -> tuple[np.ndarray
     bgra = _decoded(_rasterised(theme, element, 2 * size[0]))
     if not _whole_card(bgra):   # some themes name a card's part, or a row, by the card's id
         bgra = _sheet_cell(theme, element, 2 * size[0])
-    bgra = cv2.resize(bgra, size, interpolation=cv2.INTER_AREA)
+    bgra = cv2.resize(_card_only(bgra), size, interpolation=cv2.INTER_AREA)
     alpha = bgra[:, :, 3].copy()
     # the face's colour where the paper is see-through: white, so a resized edge is not black
     k = alpha[:, :, None].astype(np.float32) / 255.0
     face = np.clip(bgra[:, :, :3] * k + 255.0 * (1.0 - k), 0, 255).astype(np.uint8)
     return face, alpha
+
+
+def _card_only(bgra: np.ndarray) -> np.ndarray:
+    """``bgra`` cut to the card's own outline (its opaque pixels) where a margin of more than MARGIN_LEFT
+    of a side lies round it: tango's clubs are drawn in a box 12 % wider and taller than the card, and
+    were laid 11 % small on the table. A margin of a px or two (a half-transparent last row, paris' aces)
+    stays: every other card of the eight themes looked at is drawn as before."""
+    ys, xs = np.nonzero(bgra[:, :, 3] >= 128)
+    h, w = bgra.shape[:2]
+    if len(xs) == 0 or max(xs.min(), w - 1 - xs.max()) <= MARGIN_LEFT * w:
+        return bgra
+    return bgra[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
 def _whole_card(bgra: np.ndarray) -> bool:
