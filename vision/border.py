@@ -29,7 +29,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.features import BORDER_DARK, bordered_deck, dark_border
+from vision.features import BORDER_DARK, PRINTED_BORDER, bordered_deck, dark_border
 
 SHARES = np.arange(0.025, 0.2, 0.004, dtype=np.float32)   # border widths tried (shares of the field: ~1.4-11 mm;
 # a card's soft shadow all round is narrower than a printed border)
@@ -119,7 +119,8 @@ def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     enrolled inside their border given the deck's border back: the field shrunk into the
     border's width measured on the deck's other faces, the band painted their border's colour.
     A deck is bordered when its median face has a printed border
-    (:func:`vision.features.bordered_deck`); other decks are returned as they are.
+    (:func:`vision.features.bordered_deck`); a deck printed with a thin dark line round its edge
+    (:func:`rim_line_darkness`) has its line given back so; other decks are returned as they are.
 
     On a dark table a close-up's border cannot be told from the cloth, so its card is enrolled
     from the field inside (style 2: 6 of the 48 dark-bordered Pass Pass faces). Such a face then
@@ -131,10 +132,21 @@ def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         >>> faces = border_given_back({"a": card, "b": card, "c": card, "d": card, "e": card, "f": field})
         >>> int(faces["f"][1, 30, 0]), int(faces["f"][44, 30, 0]), faces["f"].shape
         (0, 220, (88, 63, 3))
+        >>> lined = np.full((88, 63, 3), 220, np.uint8); lined[0] = lined[-1] = lined[:, 0] = lined[:, -1] = 10
+        >>> faces = border_given_back({"a": lined, "b": lined, "c": lined, "d": field})   # d enrolled inside
+        >>> int(faces["d"][0, 30, 0]), int(faces["d"][44, 0, 0]), int(faces["d"][44, 30, 0])
+        (10, 10, 220)
     """
+    if not bordered_deck(faces.values()):
+        return _line_given_back(faces)
     bordered = {c: f for c, f in faces.items() if dark_border(f)}
-    if len(bordered) == len(faces) or not bordered_deck(faces.values()):
+    if len(bordered) == len(faces):
         return dict(faces)
+    return _given_back(faces, bordered)
+
+
+def _given_back(faces: dict[str, np.ndarray], bordered: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``faces`` with those not in ``bordered`` framed in the band measured on ``bordered``'s."""
     measured = [printed_band(f) for f in bordered.values()]
     widths = np.median([m[0] for m in measured], axis=0)   # top, right, bottom, left: shares of the card
     colour = np.median([m[1] for m in measured], axis=0)
@@ -143,6 +155,38 @@ def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         if card not in bordered:
             out[card] = _framed(face, widths, colour)
     return out
+
+
+# A deck printed with a thin dark line round its edge (dondorf: about 1 px at 63 x 88) is not bordered:
+# its rim reads as paper. On a dark table a close-up's line is lost in the cloth as a border is, and the
+# card is enrolled inside it, a few % large: dondorf's 5 of spades, enrolled so, read as the 5 of clubs
+# (0.94-0.95) in 8 of 98 scenes, its aces of hearts and diamonds as each other 3 times (vision/README.md,
+# fifty-fifth session). A face is lined when each side's outermost LINE_PX px hold a row darker than
+# BORDER_DARK of its paper; a deck, when its median face's lightest such side is under PRINTED_BORDER.
+LINE_PX = 2
+
+
+def rim_line_darkness(face: np.ndarray) -> float:
+    """How dark a rectified face's lightest side is in its outermost LINE_PX rows or columns (the darkest
+    of them, each the median along the side's middle), as a share of its paper (about 0.02 for a printed
+    line round the card, about 1 for a card enrolled inside it)."""
+    grey = face.max(axis=2).astype(np.float32)
+    h, w = grey.shape
+    paper = max(float(np.percentile(grey[h // 8:h - h // 8, w // 8:w - w // 8], 90)), 1.0)
+    mid_x, mid_y = slice(w // 5, w - w // 5), slice(h // 5, h - h // 5)
+    sides = (np.median(grey[:LINE_PX, mid_x], axis=1), np.median(grey[::-1][:LINE_PX, mid_x], axis=1),
+             np.median(grey[mid_y, :LINE_PX], axis=0), np.median(grey[mid_y, ::-1][:, :LINE_PX], axis=0))
+    return max(float(side.min()) for side in sides) / paper
+
+
+def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """``faces`` with those of a deck printed with a line round its edge that were enrolled inside the line
+    given it back (as :func:`border_given_back` gives a border); other decks' as they are."""
+    darkness = {c: rim_line_darkness(f) for c, f in faces.items()}
+    lined = {c: f for c, f in faces.items() if darkness[c] < BORDER_DARK}
+    if len(lined) == len(faces) or not faces or float(np.median(list(darkness.values()))) >= PRINTED_BORDER:
+        return dict(faces)
+    return _given_back(faces, lined)
 
 
 def printed_band(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

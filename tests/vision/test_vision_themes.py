@@ -99,7 +99,7 @@ def orell_model(installed):
     return enrol_cards("pass-pass", ORELL)
 
 
-def _read(model, seed: int, design: str = LATTMANN):
+def _read(model, seed: int, design: str = LATTMANN, in_play_only: bool = False):
     from vision.background import TableBackground
     from vision.detect import CardDetector
     from vision.recognise import CardRecogniser
@@ -110,7 +110,7 @@ def _read(model, seed: int, design: str = LATTMANN):
     scene = table_scene(seed, "pass-pass", design, count)
     background = TableBackground.from_shot(calibration_shot(seed, "pass-pass", design, count),
                                            table_to_image=scene.table_to_image)
-    matches = CardRecogniser(model, CardDetector(background=background)).recognise(scene.image)
+    matches = CardRecogniser(model, CardDetector(background=background), in_play_only=in_play_only).recognise(scene.image)
     return scene, [(scene.cards[i] if i is not None else None, matches[j] if j is not None else None)
                    for i, j in pair_up(scene.cards, matches)]
 
@@ -236,3 +236,40 @@ def test_a_brick_of_the_table_is_not_enrolled_for_the_card(installed):
     photo = enrolment_photo("yellow-12", "theme:anglo_poker", seed)
     with pytest.raises(EnrolmentError, match="no whole card found"):
         describe_photo(photo.image, "queen.jpg")
+
+
+DONDORF = "theme:dondorf"
+
+
+@pytest.fixture(scope="module")
+def dondorf_fives(installed):
+    """Dondorf's fives of spades and clubs and a few of their neighbours, enrolled as the evaluation enrols
+    them: the 5 of spades' close-up was taken on a dark table, and its card found inside the thin black line
+    printed round its edge."""
+    from tests.bench.eval_vision_style2 import enrol_cards
+
+    return enrol_cards("pass-pass", DONDORF, cards=["blue-5", "purple-5", "blue-6", "purple-6", "blue-4", "purple-4"])
+
+
+def test_a_card_enrolled_inside_the_line_round_its_edge_is_given_the_line_back(dondorf_fives, monkeypatch):
+    """Evaluation scene 3,100,408 (white table): dondorf's 5 of spades, whole. Its face, enrolled inside the
+    line round its edge, is a few % larger than the card the camera sees, and the 5 of clubs' face, which kept
+    its line, matched the card's layout better than its own: it was named the 5 of clubs (0.95). The reader
+    gives such a face the line its deck's other faces show (vision.border.rim_line_darkness), and the 5 of
+    spades is named."""
+    from vision import border
+    from vision.features import BORDER_DARK
+    from vision.reader import OutlineReader
+
+    enrolled = dondorf_fives.faces
+    assert border.rim_line_darkness(enrolled["blue-5"]) > 0.9   # paper to the edge: enrolled inside the line
+    assert all(border.rim_line_darkness(enrolled[c]) < BORDER_DARK for c in enrolled if c != "blue-5")
+    assert border.rim_line_darkness(OutlineReader(dondorf_fives).faces["blue-5"]) < BORDER_DARK
+
+    def five():
+        _, pairs = _read(dondorf_fives, 3_100_408, DONDORF, in_play_only=True)   # the six faces, no others
+        return [match.card if match else None for truth, match in pairs if truth is not None and truth.card == "blue-5"]
+
+    assert five() == ["blue-5"]
+    monkeypatch.setattr(border, "_line_given_back", dict)   # the faces as enrolled
+    assert five() == ["purple-5"]
