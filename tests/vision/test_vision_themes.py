@@ -110,7 +110,8 @@ def _read(model, seed: int, design: str = LATTMANN, in_play_only: bool = False):
     scene = table_scene(seed, "pass-pass", design, count)
     background = TableBackground.from_shot(calibration_shot(seed, "pass-pass", design, count),
                                            table_to_image=scene.table_to_image)
-    matches = CardRecogniser(model, CardDetector(background=background), in_play_only=in_play_only).recognise(scene.image)
+    reader = CardRecogniser(model, CardDetector(background=background), in_play_only=in_play_only)
+    matches = reader.recognise(scene.image)
     return scene, [(scene.cards[i] if i is not None else None, matches[j] if j is not None else None)
                    for i, j in pair_up(scene.cards, matches)]
 
