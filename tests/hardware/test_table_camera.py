@@ -359,10 +359,10 @@ def test_a_frame_the_reader_fails_on_is_shown_and_the_camera_reads_on(models, re
     loses that frame, not the camera part: the thread reads on, the reader is made afresh as after a restart,
     the trick is still scored, and the health panel says what happened in both languages. Until now the
     exception ended the camera's thread and the table went unread in silence."""
-    from vision.recognise import CardRecogniser
+    from vision.reader import OutlineReader
 
     frames, options, truth = recording
-    identify, raised = CardRecogniser.identify, []
+    identify, raised = OutlineReader.identify, []
 
     def fails_once(self, *args, **kwargs):
         if not raised:
@@ -371,7 +371,7 @@ def test_a_frame_the_reader_fails_on_is_shown_and_the_camera_reads_on(models, re
                             "src.checkVector(2, CV_32F) == 4 in function 'getPerspectiveTransform'")
         return identify(self, *args, **kwargs)
 
-    monkeypatch.setattr(CardRecogniser, "identify", fails_once)
+    monkeypatch.setattr(OutlineReader, "identify", fails_once)
     session.start_game("pass-pass", options, source="dashboard")
     camera = _read_to_the_end(session, frames, models)
     assert raised and camera.figures["frames"] == len(list(frames.iterdir()))

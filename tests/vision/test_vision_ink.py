@@ -127,7 +127,7 @@ def test_an_orange_medallion_read_paler_than_enrolled_is_named_by_its_colour(van
     # the full-size check (vision.verify), grey and colour together, puts these vanessa-fabi
     # cards on vanessa-rocce's side; where the two faces differ their colour is clearly vanessa-fabi's
     m, flat = _read(vanessas, seed, "vanessa-fabi")
-    assert min(vanessas._fine.margins(flat, "vanessa-fabi", ["vanessa-rocce"]).values()) < 0
+    assert min(vanessas.reader._fine.margins(flat, "vanessa-fabi", ["vanessa-rocce"]).values()) < 0
     assert DifferenceHue(vanessas.model.faces).favours(flat, "vanessa-fabi", ["vanessa-rocce"])
     assert m.card == "vanessa-fabi"
 
@@ -247,7 +247,7 @@ def test_a_card_whose_colours_do_not_lean_to_its_own_ink_is_not_named(eights_nin
 def test_the_near_inks_are_the_blue_and_the_green(eights_nines_elevens):
     # the inks a camera's washing out confuses; a warm light leans a green towards the yellow (fresh scene
     # 3,074,925's green 1 leant -0.15 towards the yellow 1): a near ink's rules (HUE_NAMED, OTHER_INK_LEAN) skip it
-    inks = eights_nines_elevens._ink
+    inks = eights_nines_elevens.reader.ink
     assert inks.near_ink("blue-9", "green-9") and inks.near_ink("green-11", "blue-11")   # hue cosine 0.82
     assert not inks.near_ink("green-9", "yellow-9") and not inks.near_ink("blue-9", "purple-9")   # -0.29, 0.18
     assert not inks.near_ink("green-9", "green-8")   # the same ink
