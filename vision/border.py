@@ -184,7 +184,7 @@ def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     given it back (as :func:`border_given_back` gives a border); other decks' as they are."""
     darkness = {c: rim_line_darkness(f) for c, f in faces.items()}
     lined = {c: f for c, f in faces.items() if darkness[c] < BORDER_DARK}
-    if len(lined) == len(faces) or not faces or float(np.median(list(darkness.values()))) >= PRINTED_BORDER:
+    if len(lined) == len(faces) or float(np.median(list(darkness.values()))) >= PRINTED_BORDER:
         return dict(faces)
     return _given_back(faces, lined)
 

@@ -33,7 +33,7 @@ THEME_PREFIX = "theme:"
 THEMES_DIR = Path(os.environ.get("PASSETABLE_CARD_THEMES", "/usr/share/aisleriot/cards"))
 SUIT = {"purple": "club", "green": "diamond", "yellow": "heart", "blue": "spade"}
 RANK = {11: "jack", 12: "queen"}   # 1..10 keep their number (the ace is ``<suit>_1``)
-MARGIN_LEFT = 0.02   # a card drawn in a box wider than this share more on a side is cut out of it
+BOX_MARGIN = 0.02   # a card drawn in a box with more than this share of its width empty on a side is cut out
 
 
 class ThemeUnavailable(RuntimeError):
@@ -68,13 +68,13 @@ def theme_face(card: str, theme: str, size: tuple[int, int]) -> tuple[np.ndarray
 
 
 def _card_only(bgra: np.ndarray) -> np.ndarray:
-    """``bgra`` cut to the card's own outline (its opaque pixels) where a margin of more than MARGIN_LEFT
-    of a side lies round it: tango's clubs are drawn in a box 12 % wider and taller than the card, and
+    """``bgra`` cut to the card's own outline (its opaque pixels) where more than BOX_MARGIN of the box's
+    width lies empty on a side: tango's clubs are drawn in a box 12 % wider and taller than the card, and
     were laid 11 % small on the table. A margin of a px or two (a half-transparent last row, paris' aces)
     stays: every other card of the eight themes looked at is drawn as before."""
     ys, xs = np.nonzero(bgra[:, :, 3] >= 128)
-    h, w = bgra.shape[:2]
-    if len(xs) == 0 or max(xs.min(), w - 1 - xs.max()) <= MARGIN_LEFT * w:
+    w = bgra.shape[1]
+    if len(xs) == 0 or max(xs.min(), w - 1 - xs.max()) <= BOX_MARGIN * w:
         return bgra
     return bgra[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
