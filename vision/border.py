@@ -170,13 +170,8 @@ def rim_line_darkness(face: np.ndarray) -> float:
     """How dark a rectified face's lightest side is in its outermost LINE_PX rows or columns (the darkest
     of them, each the median along the side's middle), as a share of its paper (about 0.02 for a printed
     line round the card, about 1 for a card enrolled inside it)."""
-    grey = face.max(axis=2).astype(np.float32)
-    h, w = grey.shape
-    paper = max(float(np.percentile(grey[h // 8:h - h // 8, w // 8:w - w // 8], 90)), 1.0)
-    mid_x, mid_y = slice(w // 5, w - w // 5), slice(h // 5, h - h // 5)
-    sides = (np.median(grey[:LINE_PX, mid_x], axis=1), np.median(grey[::-1][:LINE_PX, mid_x], axis=1),
-             np.median(grey[mid_y, :LINE_PX], axis=0), np.median(grey[mid_y, ::-1][:, :LINE_PX], axis=0))
-    return max(float(side.min()) for side in sides) / paper
+    grey, paper = _grey_and_paper(face)
+    return max(float(side.min()) for side in _rim_profiles(grey, LINE_PX, LINE_PX)) / max(paper, 1.0)
 
 
 def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -199,18 +194,32 @@ def printed_band(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     in a blue or purple line (dark in grey) and the faces given a border back were framed about
     a pixel too small on each side (style 2, at 63x88: ECC scale across 0.968 -> 0.988-0.993 against
     the drawn faces; measured on the six faces enrolled inside their border, vision/README.md)."""
-    grey = face.max(axis=2).astype(np.float32)
+    grey, paper = _grey_and_paper(face)
     h, w = grey.shape
-    paper = float(np.percentile(grey[h // 8:h - h // 8, w // 8:w - w // 8], 90))
     level = BORDER_DARK * paper
-    mid_x, mid_y = slice(w // 5, w - w // 5), slice(h // 5, h - h // 5)
-    profiles = (np.median(grey[:h // 4, mid_x], axis=1), np.median(grey[mid_y, ::-1][:, :w // 4], axis=0),
-                np.median(grey[::-1][:h // 4, mid_x], axis=1), np.median(grey[mid_y, :w // 4], axis=0))
+    profiles = _rim_profiles(grey, h // 4, w // 4)
     widths = [_steepest_rise(p, level) / n for p, n in zip(profiles, (h, w, h, w))]
     ring = np.zeros((h, w), bool)
     t, r, b, lft = (max(1, int(np.floor(x * n))) for x, n in zip(widths, (h, w, h, w)))
     ring[:t], ring[h - b:], ring[:, :lft], ring[:, w - r:] = True, True, True, True
     return np.array(widths, np.float32), np.median(face[ring].astype(np.float32), axis=0)
+
+
+def _grey_and_paper(face: np.ndarray) -> tuple[np.ndarray, float]:
+    """A rectified face's brightest channel (float32) and its paper's level there (the 90th percentile
+    away from the rim)."""
+    grey = face.max(axis=2).astype(np.float32)
+    h, w = grey.shape
+    return grey, float(np.percentile(grey[h // 8:h - h // 8, w // 8:w - w // 8], 90))
+
+
+def _rim_profiles(grey: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, ...]:
+    """From the rim inwards, top, right, bottom and left: the median of each of the outermost ``rows``
+    rows (``cols`` columns) along the side's middle three fifths."""
+    h, w = grey.shape
+    mid_x, mid_y = slice(w // 5, w - w // 5), slice(h // 5, h - h // 5)
+    return (np.median(grey[:rows, mid_x], axis=1), np.median(grey[mid_y, ::-1][:, :cols], axis=0),
+            np.median(grey[::-1][:rows, mid_x], axis=1), np.median(grey[mid_y, :cols], axis=0))
 
 
 def _steepest_rise(profile: np.ndarray, level: float) -> float:
