@@ -120,7 +120,7 @@ def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     border's width measured on the deck's other faces, the band painted their border's colour.
     A deck is bordered when its median face has a printed border
     (:func:`vision.features.bordered_deck`); a deck printed with a thin dark line round its edge
-    (:func:`rim_line_darkness`) has its line given back so; other decks are returned as they are.
+    (:func:`rim_sides`) has its line given back on the sides enrolled inside it; other decks are returned as they are.
 
     On a dark table a close-up's border cannot be told from the cloth, so its card is enrolled
     from the field inside (style 2: 6 of the 48 dark-bordered Pass Pass faces). Such a face then
@@ -132,10 +132,10 @@ def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         >>> faces = border_given_back({"a": card, "b": card, "c": card, "d": card, "e": card, "f": field})
         >>> int(faces["f"][1, 30, 0]), int(faces["f"][44, 30, 0]), faces["f"].shape
         (0, 220, (88, 63, 3))
-        >>> lined = np.full((88, 63, 3), 220, np.uint8); lined[0] = lined[-1] = lined[:, 0] = lined[:, -1] = 10
+        >>> lined = np.full((88, 63, 3), 220, np.uint8); lined[0] = lined[-1] = lined[:, 0] = lined[:, -1] = 0
         >>> faces = border_given_back({"a": lined, "b": lined, "c": lined, "d": field})   # d enrolled inside
         >>> int(faces["d"][0, 30, 0]), int(faces["d"][44, 0, 0]), int(faces["d"][44, 30, 0])
-        (10, 10, 220)
+        (0, 0, 220)
     """
     if not bordered_deck(faces.values()):
         return _line_given_back(faces)
@@ -157,31 +157,78 @@ def _given_back(faces: dict[str, np.ndarray], bordered: dict[str, np.ndarray]) -
     return out
 
 
-# A deck printed with a thin dark line round its edge (dondorf: about 1 px at 63 x 88) is not bordered:
-# its rim reads as paper. On a dark table a close-up's line is lost in the cloth as a border is, and the
-# card is enrolled inside it, a few % large: dondorf's 5 of spades, enrolled so, read as the 5 of clubs
-# (0.94-0.95) in 8 of 98 scenes, its aces of hearts and diamonds as each other 3 times (vision/README.md,
-# fifty-fifth session). A face is lined when each side's outermost LINE_PX px hold a row darker than
-# BORDER_DARK of its paper; a deck, when its median face's lightest such side is under PRINTED_BORDER.
+# A deck printed with a thin dark line round its edge (dondorf, tango: under 1.2 mm, about 1 px at 63 x 88) is
+# not bordered: its rim reads as paper. Where a close-up's line is lost in the table (a dark or grey cloth) the
+# outline is found inside it on that side, and the face is a little large: tango's faces enrolled inside on all
+# four sides were 1.7-2.5 % large (ECC against the drawn faces), and their spades and clubs, one ink with small
+# pips, were named as each other (0.96-0.99) in 512 of 4,422 names; dondorf's 5 of spades as its 5 of clubs (vision/README.md,
+# fifty-fifth and fifty-sixth sessions). Each side of a face is read in its outermost LINE_PX px: a line (a row
+# under BORDER_DARK of the paper, paper again just inside), paper (nothing under LINE_PAPER: enrolled inside the
+# line there), or neither (art or a shadow at the rim: left as it is). A deck is lined when at least LINED_SIDES
+# of its faces' sides show the line and more show it than paper (the style-2 decks: at most 9 %; the AisleRiot
+# themes: 55-82 %); its faces' paper sides are then given the line measured on the lined ones.
 LINE_PX = 2
+LINE_PAPER = 0.85
+LINED_SIDES = 0.25
 
 
-def rim_line_darkness(face: np.ndarray) -> float:
-    """How dark a rectified face's lightest side is in its outermost LINE_PX rows or columns (the darkest
-    of them, each the median along the side's middle), as a share of its paper (about 0.02 for a printed
-    line round the card, about 1 for a card enrolled inside it)."""
+def rim_sides(face: np.ndarray) -> str:
+    """What each side of a rectified face (top, right, bottom, left) shows at its rim: ``L`` a thin dark line,
+    ``P`` paper to the edge, ``x`` neither (art or a border running on inwards, a shadow)."""
     grey, paper = _grey_and_paper(face)
-    return max(float(side.min()) for side in _rim_profiles(grey, LINE_PX, LINE_PX)) / max(paper, 1.0)
+    out = ""
+    for profile in _rim_profiles(grey, 2 * LINE_PX, 2 * LINE_PX):
+        rim, inside = profile[:LINE_PX] / max(paper, 1.0), profile[LINE_PX:] / max(paper, 1.0)
+        out += ("L" if rim.min() < BORDER_DARK and inside.min() >= LINE_PAPER
+                else "P" if rim.min() >= LINE_PAPER else "x")
+    return out
 
 
 def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """``faces`` with those of a deck printed with a line round its edge that were enrolled inside the line
-    given it back (as :func:`border_given_back` gives a border); other decks' as they are."""
-    darkness = {c: rim_line_darkness(f) for c, f in faces.items()}
-    lined = {c: f for c, f in faces.items() if darkness[c] < BORDER_DARK}
-    if len(lined) == len(faces) or float(np.median(list(darkness.values()))) >= PRINTED_BORDER:
+    """``faces`` of a deck printed with a line round its edge with the line given back on each side where
+    a face was enrolled inside it (as :func:`border_given_back` gives a border); other decks' as they are.
+
+    The line is thinner than a pixel (tango's 0.8 mm: 0.8 px): a lined side's outermost pixel is its ink and
+    paper mixed. The line is taken as black: each side's width is how much darker than paper its pixels are
+    (for tango's and dondorf's black lines 0.84 and 1.1 px; measured by the steepest rise, 1 px for both, the
+    faces given it back were 1 % small), and its colour, the lined pixels' colour unmixed from the paper."""
+    sides = {c: rim_sides(f) for c, f in faces.items()}
+    every = "".join(sides.values())
+    lined, bare = every.count("L"), every.count("P")
+    if not bare or lined < LINED_SIDES * len(every) or lined <= bare:
         return dict(faces)
-    return _given_back(faces, lined)
+    rims = [(i, *_rim(face, i)) for card, face in faces.items() for i, kind in enumerate(sides[card]) if kind == "L"]
+    h, w = faces[next(iter(faces))].shape[:2]
+    covers = [float(np.clip(1 - share, 0, 1).sum()) for _, share, _ in rims]
+    width = np.array([np.median([c for (j, _, _), c in zip(rims, covers) if j == i]) for i in range(4)],
+                     np.float32) / np.array([h, w, h, w], np.float32)
+    # the outermost pixel's colour against its paper, as a share by channel, with the paper taken out
+    unmixed = [1 - (1 - colour) / max(cover, 1.0) for (_, _, colour), cover in zip(rims, covers)]
+    paper = np.median([_paper_colour(f) for f in faces.values()], axis=0)
+    colour = paper * np.clip(np.median(unmixed, axis=0), 0, 1)
+    out = dict(faces)
+    for card, face in faces.items():
+        if "P" in sides[card]:
+            out[card] = _framed(face, np.where([k == "P" for k in sides[card]], width, 0.0), colour)
+    return out
+
+
+def _rim(face: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the outermost LINE_PX rows or columns of a face on ``side`` (top, right, bottom, left), each the median
+    along the side's middle three fifths, as shares of the paper's grey; the outermost's colour, as shares of the
+    paper's by channel)."""
+    grey, paper = _grey_and_paper(face)
+    share = _rim_profiles(grey, LINE_PX, LINE_PX)[side] / max(paper, 1.0)
+    h, w = face.shape[:2]
+    mid_x, mid_y = slice(w // 5, w - w // 5), slice(h // 5, h - h // 5)
+    rim = (face[0, mid_x], face[mid_y, -1], face[-1, mid_x], face[mid_y, 0])[side]
+    return share, np.median(rim.astype(np.float32), axis=0) / np.maximum(_paper_colour(face), 1.0)
+
+
+def _paper_colour(face: np.ndarray) -> np.ndarray:
+    """A rectified face's paper colour (each channel's 90th percentile away from the rim), float32."""
+    h, w = face.shape[:2]
+    return np.percentile(face[h // 8:h - h // 8, w // 8:w - w // 8].reshape(-1, 3).astype(np.float32), 90, axis=0)
 
 
 def printed_band(face: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -256,16 +256,15 @@ def test_a_card_enrolled_inside_the_line_round_its_edge_is_given_the_line_back(d
     """Evaluation scene 3,100,408 (white table): dondorf's 5 of spades, whole. Its face, enrolled inside the
     line round its edge, is a few % larger than the card the camera sees, and the 5 of clubs' face, which kept
     its line, matched the card's layout better than its own: it was named the 5 of clubs (0.95). The reader
-    gives such a face the line its deck's other faces show (vision.border.rim_line_darkness), and the 5 of
-    spades is named."""
+    gives such a face the line its deck's other faces show (vision.border.rim_sides), and the 5 of spades is
+    named."""
     from vision import border
-    from vision.features import BORDER_DARK
     from vision.reader import OutlineReader
 
     enrolled = dondorf_fives.faces
-    assert border.rim_line_darkness(enrolled["blue-5"]) > 0.9   # paper to the edge: enrolled inside the line
-    assert all(border.rim_line_darkness(enrolled[c]) < BORDER_DARK for c in enrolled if c != "blue-5")
-    assert border.rim_line_darkness(OutlineReader(dondorf_fives).faces["blue-5"]) < BORDER_DARK
+    assert border.rim_sides(enrolled["blue-5"]) == "PPPP"   # paper to the edge: enrolled inside the line
+    assert all(border.rim_sides(enrolled[c]).count("L") >= 3 for c in enrolled if c != "blue-5")
+    assert border.rim_sides(OutlineReader(dondorf_fives).faces["blue-5"]) == "LLLL"
 
     def five():
         _, pairs = _read(dondorf_fives, 3_100_408, DONDORF, in_play_only=True)   # the six faces, no others
