@@ -29,7 +29,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.features import BORDER_DARK, PRINTED_BORDER, bordered_deck, dark_border
+from vision.features import BORDER_DARK, bordered_deck, dark_border
 
 SHARES = np.arange(0.025, 0.2, 0.004, dtype=np.float32)   # border widths tried (shares of the field: ~1.4-11 mm;
 # a card's soft shadow all round is narrower than a printed border)
@@ -157,16 +157,16 @@ def _given_back(faces: dict[str, np.ndarray], bordered: dict[str, np.ndarray]) -
     return out
 
 
-# A deck printed with a thin dark line round its edge (dondorf, tango: under 1.2 mm, about 1 px at 63 x 88) is
-# not bordered: its rim reads as paper. Where a close-up's line is lost in the table (a dark or grey cloth) the
-# outline is found inside it on that side, and the face is a little large: tango's faces enrolled inside on all
-# four sides were 1.7-2.5 % large (ECC against the drawn faces), and their spades and clubs, one ink with small
-# pips, were named as each other (0.96-0.99) in 512 of 4,422 names; dondorf's 5 of spades as its 5 of clubs (vision/README.md,
-# fifty-fifth and fifty-sixth sessions). Each side of a face is read in its outermost LINE_PX px: a line (a row
-# under BORDER_DARK of the paper, paper again just inside), paper (nothing under LINE_PAPER: enrolled inside the
-# line there), or neither (art or a shadow at the rim: left as it is). A deck is lined when at least LINED_SIDES
-# of its faces' sides show the line and more show it than paper (the style-2 decks: at most 9 %; the AisleRiot
-# themes: 55-82 %); its faces' paper sides are then given the line measured on the lined ones.
+# A deck printed with a thin dark line round its edge (dondorf, tango: under 1.2 mm, about 1 px at 63 x 88) is not
+# bordered: its rim reads as paper. Where a close-up's line is lost in the table (a dark or grey cloth) the outline is
+# found inside it on that side, and the face is a little large: tango's faces enrolled inside on all four sides were
+# 1.7-2.5 % large (ECC against the drawn faces), and their spades and clubs, one ink with small pips, were named as
+# each other (0.96-0.99) in 512 of 4,422 names; dondorf's 5 of spades as its 5 of clubs (vision/README.md, fifty-fifth
+# and fifty-sixth sessions). Each side of a face is read in its outermost LINE_PX px: a line (a row under BORDER_DARK
+# of the paper, paper again just inside), paper (nothing under LINE_PAPER: enrolled inside the line there), or neither
+# (art or a shadow at the rim: left as it is). A deck is lined when at least LINED_SIDES of its faces' sides show the
+# line and more show it than paper (the style-2 decks: at most 9 %; the AisleRiot themes: 55-82 %); its faces' paper
+# sides are then given the line measured on the lined ones.
 LINE_PX = 2
 LINE_PAPER = 0.85
 LINED_SIDES = 0.25
