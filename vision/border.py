@@ -174,13 +174,27 @@ LINED_SIDES = 0.25
 
 def rim_sides(face: np.ndarray) -> str:
     """What each side of a rectified face (top, right, bottom, left) shows at its rim: ``L`` a thin dark line,
-    ``P`` paper to the edge, ``x`` neither (art or a border running on inwards, a shadow)."""
+    ``P`` paper to the edge, ``x`` neither (art or a border running on inwards)."""
+    return "".join("x" if inner < BORDER_DARK else "L" if rim.min() < BORDER_DARK else "P" if rim.min() >= LINE_PAPER
+                   else "x" for rim, inner, _ in _rims(face))
+
+
+def _rims(face: np.ndarray) -> list[tuple[np.ndarray, float, np.ndarray]]:
+    """Each side's (top, right, bottom, left) outermost LINE_PX rows or columns, each the median along the side's
+    middle three fifths, as shares of the paper just inside them (a close-up's light falls off across the card:
+    a side's paper read 0.76-0.87 of the face's); that paper's level as a share of the face's; the outermost's
+    colour as a share of that paper's, by channel."""
     grey, paper = _grey_and_paper(face)
-    out = ""
-    for profile in _rim_profiles(grey, 2 * LINE_PX, 2 * LINE_PX):
-        rim, inside = profile[:LINE_PX] / max(paper, 1.0), profile[LINE_PX:] / max(paper, 1.0)
-        out += ("L" if rim.min() < BORDER_DARK and inside.min() >= LINE_PAPER
-                else "P" if rim.min() >= LINE_PAPER else "x")
+    h, w = face.shape[:2]
+    mid_x, mid_y = slice(w // 5, w - w // 5), slice(h // 5, h - h // 5)
+    outermost = (face[0, mid_x], face[mid_y, -1], face[-1, mid_x], face[mid_y, 0])
+    colour = _paper_colour(face)
+    out = []
+    for profile, rim in zip(_rim_profiles(grey, 2 * LINE_PX, 2 * LINE_PX), outermost):
+        inner = max(float(profile[LINE_PX:].min()), 1.0)
+        share = inner / max(paper, 1.0)
+        out.append((profile[:LINE_PX] / inner, share,
+                    np.median(rim.astype(np.float32), axis=0) / np.maximum(colour * share, 1.0)))
     return out
 
 
@@ -197,13 +211,14 @@ def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     lined, bare = every.count("L"), every.count("P")
     if not bare or lined < LINED_SIDES * len(every) or lined <= bare:
         return dict(faces)
-    rims = [(i, *_rim(face, i)) for card, face in faces.items() for i, kind in enumerate(sides[card]) if kind == "L"]
+    rims = [(i, rim) for card, face in faces.items() for i, (kind, rim) in enumerate(zip(sides[card], _rims(face)))
+            if kind == "L"]
     h, w = faces[next(iter(faces))].shape[:2]
-    covers = [float(np.clip(1 - share, 0, 1).sum()) for _, share, _ in rims]
-    width = np.array([np.median([c for (j, _, _), c in zip(rims, covers) if j == i]) for i in range(4)],
+    covers = [float(np.clip(1 - share, 0, 1).sum()) for _, (share, _, _) in rims]
+    width = np.array([np.median([c for (j, _), c in zip(rims, covers) if j == i]) for i in range(4)],
                      np.float32) / np.array([h, w, h, w], np.float32)
-    # the outermost pixel's colour against its paper, as a share by channel, with the paper taken out
-    unmixed = [1 - (1 - colour) / max(cover, 1.0) for (_, _, colour), cover in zip(rims, covers)]
+    # the outermost pixel's colour with the paper's share of it taken out, by channel
+    unmixed = [1 - (1 - colour) / max(cover, 1.0) for (_, (_, _, colour)), cover in zip(rims, covers)]
     paper = np.median([_paper_colour(f) for f in faces.values()], axis=0)
     colour = paper * np.clip(np.median(unmixed, axis=0), 0, 1)
     out = dict(faces)
@@ -211,18 +226,6 @@ def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         if "P" in sides[card]:
             out[card] = _framed(face, np.where([k == "P" for k in sides[card]], width, 0.0), colour)
     return out
-
-
-def _rim(face: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
-    """(the outermost LINE_PX rows or columns of a face on ``side`` (top, right, bottom, left), each the median
-    along the side's middle three fifths, as shares of the paper's grey; the outermost's colour, as shares of the
-    paper's by channel)."""
-    grey, paper = _grey_and_paper(face)
-    share = _rim_profiles(grey, LINE_PX, LINE_PX)[side] / max(paper, 1.0)
-    h, w = face.shape[:2]
-    mid_x, mid_y = slice(w // 5, w - w // 5), slice(h // 5, h - h // 5)
-    rim = (face[0, mid_x], face[mid_y, -1], face[-1, mid_x], face[mid_y, 0])[side]
-    return share, np.median(rim.astype(np.float32), axis=0) / np.maximum(_paper_colour(face), 1.0)
 
 
 def _paper_colour(face: np.ndarray) -> np.ndarray:
