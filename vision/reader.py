@@ -109,10 +109,13 @@ class OutlineReader:
         self.cards = list(model.cards) + list(self._ghosts)
         faces = {**self.faces, **self._ghosts}
         n = len(self.cards)
-        templates = model.templates
         self._inset = features.deck_inset(self.faces.values()) if all_faces else features.INSET
-        if self._inset != features.INSET:   # a bordered deck: its templates made again, a wider rim left out
-            templates = np.array([features.describe(self.faces[c], inset=self._inset) for c in model.cards])
+        # the templates made again from the faces as read: a bordered deck's all (a wider rim left out), and
+        # any face given its border or line back. Kept as enrolled, a face given its line back was still read
+        # inside it by the bank (tango's 6 of spades, given back: named the 6 of clubs at 0.98, or not named)
+        templates = np.array([features.describe(self.faces[c], inset=self._inset)
+                              if self._inset != features.INSET or self.faces.get(c) is not model.faces.get(c) else t
+                              for c, t in zip(model.cards, model.templates)], np.float32).reshape(model.templates.shape)
         if self._ghosts:
             templates = np.vstack([templates] + [features.describe(g, inset=self._inset)
                                                  for g in self._ghosts.values()])
