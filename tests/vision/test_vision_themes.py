@@ -310,6 +310,22 @@ def test_a_club_is_not_named_the_spade_enrolled_inside_the_line_round_its_edge(t
     assert six() == [("purple-6", "blue-6")]
 
 
+def test_the_face_given_its_line_back_is_the_one_the_bank_reads(tango_sixes):
+    """Evaluation scene 3,101,060 (patterned cloth): the 6 of spades itself, alone. While the descriptor bank kept
+    the template made when the face was enrolled (inside the line), only the full-size checks saw the line given
+    back: the card read most like the 6 of clubs (0.98) and was not named. The bank is made from the faces as
+    given back, and the 6 of spades is named."""
+    from vision import features
+    from vision.reader import OutlineReader
+
+    reader = OutlineReader(tango_sixes, in_play_only=True)
+    row = reader.cards.index("blue-6")
+    assert np.allclose(reader._bank[row], features.describe(reader.faces["blue-6"]))
+    _, pairs = _read(tango_sixes, 3_101_060, TANGO, in_play_only=True)
+    assert [(truth.card, match.card if match else None) for truth, match in pairs if truth is not None] == [
+        ("blue-6", "blue-6")]
+
+
 def test_a_line_is_given_back_only_on_the_sides_a_face_was_enrolled_inside():
     """A deck with a black line round its edge: a face enrolled inside the line on its left side only gets the
     line there; a face whose rim is art (dark, running on inwards) is left as it is; a deck with no line, or
