@@ -203,9 +203,12 @@ def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     a face was enrolled inside it (as :func:`border_given_back` gives a border); other decks' as they are.
 
     The line is thinner than a pixel (tango's 0.8 mm: 0.8 px): a lined side's outermost pixel is its ink and
-    paper mixed. The line is taken as black: each side's width is how much darker than paper its pixels are
-    (for tango's and dondorf's black lines 0.84 and 1.1 px; measured by the steepest rise, 1 px for both, the
-    faces given it back were 1 % small), and its colour, the lined pixels' colour unmixed from the paper."""
+    paper mixed. Each side's width is how much darker than paper its pixels are, the line taken as black (for
+    tango's and dondorf's black lines 0.77 and 1.0 px, median; measured by the steepest rise, 1 px for both, the
+    faces given it back were 1 % small). Its colour is the lined pixels' median, as mixed (for a side over a
+    pixel wide, lightened by its width): so a line under a pixel wide is given back lighter than it shows on
+    the lined faces (tango's outermost pixel about 0.4 of the paper against 0.2). Painting it black, as its
+    width assumes, is the next thing to try (vision/README.md, fifty-sixth session)."""
     sides = {c: rim_sides(f) for c, f in faces.items()}
     every = "".join(sides.values())
     lined, bare = every.count("L"), every.count("P")
@@ -217,7 +220,7 @@ def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     covers = [float(np.clip(1 - share, 0, 1).sum()) for _, (share, _, _) in rims]
     width = np.array([np.median([c for (j, _), c in zip(rims, covers) if j == i]) for i in range(4)],
                      np.float32) / np.array([h, w, h, w], np.float32)
-    # the outermost pixel's colour with the paper's share of it taken out, by channel
+    # the outermost pixel's colour, by channel (divided by a width over one pixel)
     unmixed = [1 - (1 - colour) / max(cover, 1.0) for (_, (_, _, colour)), cover in zip(rims, covers)]
     paper = np.median([_paper_colour(f) for f in faces.values()], axis=0)
     colour = paper * np.clip(np.median(unmixed, axis=0), 0, 1)
