@@ -208,7 +208,7 @@ def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     faces given it back were 1 % small). Its colour is the lined pixels' median, as mixed (for a side over a
     pixel wide, lightened by its width): so a line under a pixel wide is given back lighter than it shows on
     the lined faces (tango's outermost pixel about 0.4 of the paper against 0.2). Painting it black, as its
-    width assumes, is the next thing to try (vision/README.md, fifty-sixth session)."""
+    width assumes, is yet to be read on the themes (vision/README.md, fifty-sixth session)."""
     sides = {c: rim_sides(f) for c, f in faces.items()}
     every = "".join(sides.values())
     lined, bare = every.count("L"), every.count("P")
