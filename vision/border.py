@@ -159,14 +159,14 @@ def _given_back(faces: dict[str, np.ndarray], bordered: dict[str, np.ndarray]) -
 
 # A deck printed with a thin dark line round its edge (dondorf, tango: under 1.2 mm, about 1 px at 63 x 88) is not
 # bordered: its rim reads as paper. Where a close-up's line is lost in the table (a dark or grey cloth) the outline is
-# found inside it on that side, and the face is a little large: tango's faces enrolled inside on all four sides were
-# 1.7-2.5 % large (ECC against the drawn faces), and their spades and clubs, one ink with small pips, were named as
+# found inside it on that side, and the face is a little large: tango's faces enrolled inside on three or four sides
+# were 0.8-2.5 % large (ECC against the drawn faces), and their spades and clubs, one ink with small pips, were named as
 # each other (0.96-0.99) in 512 of 4,422 names; dondorf's 5 of spades as its 5 of clubs (vision/README.md, fifty-fifth
-# and fifty-sixth sessions). Each side of a face is read in its outermost LINE_PX px: a line (a row under BORDER_DARK
-# of the paper, paper again just inside), paper (nothing under LINE_PAPER: enrolled inside the line there), or neither
-# (art or a shadow at the rim: left as it is). A deck is lined when at least LINED_SIDES of its faces' sides show the
-# line and more show it than paper (the style-2 decks: at most 9 %; the AisleRiot themes: 55-82 %); its faces' paper
-# sides are then given the line measured on the lined ones.
+# and fifty-sixth sessions). Each side of a face is read in its outermost LINE_PX px against the paper just inside
+# it: a line (a row under BORDER_DARK of that paper), paper (nothing under LINE_PAPER: enrolled inside the line
+# there), or neither (art, or a border running inwards: left as it is). A deck is lined when at least LINED_SIDES of
+# its faces' sides show the line and more show it than paper (the style-2 decks: at most 10 %; the AisleRiot themes:
+# 57-88 %); its faces' paper sides are then given the line measured on the lined ones.
 LINE_PX = 2
 LINE_PAPER = 0.85
 LINED_SIDES = 0.25
@@ -175,8 +175,15 @@ LINED_SIDES = 0.25
 def rim_sides(face: np.ndarray) -> str:
     """What each side of a rectified face (top, right, bottom, left) shows at its rim: ``L`` a thin dark line,
     ``P`` paper to the edge, ``x`` neither (art or a border running on inwards)."""
-    return "".join("x" if inner < BORDER_DARK else "L" if rim.min() < BORDER_DARK else "P" if rim.min() >= LINE_PAPER
-                   else "x" for rim, inner, _ in _rims(face))
+    return "".join(_kind(rim, inner) for rim, inner, _ in _rims(face))
+
+
+def _kind(rim: np.ndarray, inner: float) -> str:
+    """``L``, ``P`` or ``x`` (:func:`rim_sides`) for a side whose outermost px read ``rim`` of the paper just inside,
+    itself ``inner`` of the face's paper."""
+    if inner < BORDER_DARK:
+        return "x"
+    return "L" if rim.min() < BORDER_DARK else "P" if rim.min() >= LINE_PAPER else "x"
 
 
 def _rims(face: np.ndarray) -> list[tuple[np.ndarray, float, np.ndarray]]:
@@ -209,13 +216,13 @@ def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     pixel wide, lightened by its width): so a line under a pixel wide is given back lighter than it shows on
     the lined faces (tango's outermost pixel about 0.4 of the paper against 0.2). Painting it black, as its
     width assumes, is yet to be read on the themes (vision/README.md, fifty-sixth session)."""
-    sides = {c: rim_sides(f) for c, f in faces.items()}
+    read = {c: _rims(f) for c, f in faces.items()}
+    sides = {c: "".join(_kind(rim, inner) for rim, inner, _ in read[c]) for c in faces}
     every = "".join(sides.values())
     lined, bare = every.count("L"), every.count("P")
     if not bare or lined < LINED_SIDES * len(every) or lined <= bare:
         return dict(faces)
-    rims = [(i, rim) for card, face in faces.items() for i, (kind, rim) in enumerate(zip(sides[card], _rims(face)))
-            if kind == "L"]
+    rims = [(i, rim) for card in faces for i, (kind, rim) in enumerate(zip(sides[card], read[card])) if kind == "L"]
     h, w = faces[next(iter(faces))].shape[:2]
     covers = [float(np.clip(1 - share, 0, 1).sum()) for _, (share, _, _) in rims]
     width = np.array([np.median([c for (j, _), c in zip(rims, covers) if j == i]) for i in range(4)],
