@@ -46,26 +46,38 @@ SAME_INK_COS = 0.95  # two faces whose hues are this near are in one ink: nothin
 # style 2), never a green and a yellow (-0.3), yet dark-bordered greens were read nearer their yellow rival's
 # hue than their own (style-2 development seeds 100..699: 7 right names refused so, no wrong name stopped)
 NEAR_INK_COS = 0.5
+# and only inks with a colour: a black's cast is not one. The faces printed in one coloured ink read 0.55 and more
+# (log-colour strength of their hue) on style 1, 0.34 and more on style 2 (full-bleed purples); the black pip faces
+# of the AisleRiot themes that pass ONE_INK_SHARE read 0.06-0.17 (lattmann's warm black 0.11-0.17, its hue 0.9 of
+# its red's): its ace of spades was refused for the ace of diamonds on 6 of 300 scenes (vision/README.md,
+# fifty-seventh session)
+NEAR_INK_MIN_HUE = 0.25
 
 
 def ink_hue(flat: np.ndarray) -> tuple[np.ndarray | None, float]:
     """(unit log-colour direction of the ink of a rectified card, or None when it has
     little ink or grey ink; share of its ink pixels of that hue)."""
+    hue, share, _ = _ink_reading(flat)
+    return hue, share
+
+
+def _ink_reading(flat: np.ndarray) -> tuple[np.ndarray | None, float, float]:
+    """:func:`ink_hue`'s answer and the hue's strength (log colour; 0.0 with no hue)."""
     if flat.shape[1::-1] != RECT_SIZE:
         flat = cv2.resize(flat, RECT_SIZE, interpolation=cv2.INTER_AREA)
     f = flatten_light(flat)[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX]
     ink = f[f.mean(axis=2) < INK_LEVEL]
     if len(ink) < MIN_INK_PX:
-        return None, 0.0
+        return None, 0.0, 0.0
     log = np.log(ink)
     chroma = log - log.mean(axis=1, keepdims=True)
     hue = np.median(chroma, axis=0)
     strength = float(np.linalg.norm(hue))
     if strength < MIN_HUE:
-        return None, 0.0
+        return None, 0.0, 0.0
     hue /= strength
     each = chroma / np.maximum(np.linalg.norm(chroma, axis=1, keepdims=True), 1e-6)
-    return hue, float(((each @ hue) > ONE_INK_COS).mean())
+    return hue, float(((each @ hue) > ONE_INK_COS).mean()), strength
 
 
 class InkCheck:
@@ -74,6 +86,7 @@ class InkCheck:
     def __init__(self, faces: dict[str, np.ndarray]):
         self._faces = faces
         self._hues: dict[str, np.ndarray | None] = {}
+        self._coloured: dict[str, bool] = {}   # its one ink's hue at least NEAR_INK_MIN_HUE strong
 
     def prepare(self, card: str) -> None:
         """Finds ``card``'s ink hue now, if not found yet (ahead of its first need)."""
@@ -81,8 +94,9 @@ class InkCheck:
 
     def _hue(self, card: str) -> np.ndarray | None:
         if card not in self._hues:
-            hue, share = ink_hue(self._faces[card]) if card in self._faces else (None, 0.0)
+            hue, share, strength = _ink_reading(self._faces[card]) if card in self._faces else (None, 0.0, 0.0)
             self._hues[card] = hue if share >= ONE_INK_SHARE else None
+            self._coloured[card] = self._hues[card] is not None and strength >= NEAR_INK_MIN_HUE
         return self._hues[card]
 
     def one_ink(self, card: str) -> bool:
@@ -107,9 +121,10 @@ class InkCheck:
     def near_ink(self, card: str, rival: str) -> bool:
         """Whether ``card`` and ``rival`` are each printed in one ink, another but a near one
         (NEAR_INK_COS): inks a camera's washing out confuses (a blue and a green), not a green and
-        a yellow."""
+        a yellow; nor a black, whatever its cast (NEAR_INK_MIN_HUE)."""
         cos = self._inks_cos(card, rival)
-        return cos is not None and NEAR_INK_COS <= cos < SAME_INK_COS
+        return (cos is not None and NEAR_INK_COS <= cos < SAME_INK_COS
+                and self._coloured[card] and self._coloured[rival])
 
     def rival_hue(self, flat: np.ndarray, card: str, rivals) -> str | None:
         """The first of ``rivals`` printed in another ink than ``card``, but a near one (NEAR_INK_COS),

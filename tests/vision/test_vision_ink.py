@@ -218,6 +218,26 @@ def test_two_black_faces_are_not_told_apart_by_a_photo_s_faint_cast(monkeypatch)
     assert DifferenceHue({"seven": seven, "eight": eight}).rival(seen, "seven", ["eight"]) == "eight"
 
 
+def test_a_black_with_a_warm_cast_is_not_an_ink_near_the_red(monkeypatch):
+    """A French deck's ace of spades printed in a warm black (lattmann: its ink's log-colour hue 0.1, a red's
+    1.0) against the ace of diamonds. Taken for one coloured ink, its hue leant towards the red's (cosine 0.9:
+    "near inks") and a photo with a warmer cast was refused for the diamond (vision.ink.NEAR_INK_MIN_HUE)."""
+    import cv2
+    import numpy as np
+
+    paper = np.full((88, 63, 3), 225, np.uint8)
+    spade, diamond, seen = paper.copy(), paper.copy(), paper.copy()
+    cv2.circle(spade, (31, 44), 12, (30, 32, 36), -1)     # black, a little warm
+    cv2.circle(diamond, (31, 44), 12, (40, 40, 200), -1)
+    cv2.circle(seen, (31, 44), 12, (32, 30, 38), -1)      # the spade, its cast turned by this lamp
+    inks = InkCheck({"spade": spade, "diamond": diamond})
+    assert inks.one_ink("spade") and inks.one_ink("diamond") and not inks.near_ink("spade", "diamond")
+    assert inks.rival_hue(seen, "spade", ["diamond"]) is None
+    monkeypatch.setattr(ink, "NEAR_INK_MIN_HUE", 0.0)   # every cast taken for a colour, as before
+    inks = InkCheck({"spade": spade, "diamond": diamond})
+    assert inks.near_ink("spade", "diamond") and inks.rival_hue(seen, "spade", ["diamond"]) == "diamond"
+
+
 @pytest.fixture(scope="module")
 def eights_nines_elevens() -> CardRecogniser:
     return _enrol("pass-pass", "dark", [f"{ink}-{value}" for value in (8, 9, 11)

@@ -227,6 +227,22 @@ def test_a_nine_of_spades_is_not_refused_for_the_nine_of_diamonds(lattmann_model
     assert [match.card for truth, match in pairs if truth is not None and truth.card == "blue-9"] == [None]
 
 
+def test_an_ace_of_spades_whose_black_is_warm_is_not_refused_for_the_ace_of_diamonds(lattmann_model, monkeypatch):
+    """Evaluation scene 3,100,137: lattmann's ace of spades, whole on a photographed table, read 0.996. Its
+    black is warm (a log-colour hue of 0.1, against 1.0 for the red): taken for an ink near the red, the ink's
+    veto refused it for the ace of diamonds, as on 6 of lattmann's first 300 scenes. A black's cast is no colour
+    (vision.ink.NEAR_INK_MIN_HUE): it is named; with every cast taken for a colour, as before, it is not."""
+    from vision import ink
+
+    def ace(pairs):
+        return [match.card if match else None for truth, match in pairs if truth is not None and truth.card == "blue-1"]
+
+    scene, pairs = _read(lattmann_model, 3_100_137)
+    assert scene.kind == "photo" and ace(pairs) == ["blue-1"]
+    monkeypatch.setattr(ink, "NEAR_INK_MIN_HUE", 0.0)   # every cast taken for a colour, as before
+    assert ace(_read(lattmann_model, 3_100_137)[1]) == [None]
+
+
 def test_a_brick_of_the_table_is_not_enrolled_for_the_card(installed):
     """The first close-up the evaluation takes of anglo_poker's queen of hearts: underexposed, on a brick
     table. The detector misses the card (36 % of the frame) and finds one brick of the table's pattern (1 %),
