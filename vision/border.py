@@ -26,6 +26,8 @@ a patterned table has no one colour in the band: neither is taken for a border.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -138,7 +140,7 @@ def border_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         (0, 0, 220)
     """
     if not bordered_deck(faces.values()):
-        return _line_given_back(faces)
+        return _line_given_back(faces, _line(faces))
     bordered = {c: f for c, f in faces.items() if dark_border(f)}
     if len(bordered) == len(faces):
         return dict(faces)
@@ -205,9 +207,53 @@ def _rims(face: np.ndarray) -> list[tuple[np.ndarray, float, np.ndarray]]:
     return out
 
 
-def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """``faces`` of a deck printed with a line round its edge with the line given back on each side where
-    a face was enrolled inside it (as :func:`border_given_back` gives a border); other decks' as they are.
+class Line(NamedTuple):
+    """The line printed round a deck's faces: its ``widths`` (shares of the face: top, right, bottom, left,
+    of its height, width, height, width), ``colour`` (BGR, float32) and each face's ``sides`` (:func:`rim_sides`)."""
+
+    widths: np.ndarray
+    colour: np.ndarray
+    sides: dict[str, str]
+
+
+def deck_line(faces: dict[str, np.ndarray]) -> Line | None:
+    """The line printed round the edge of a deck's ``faces`` (rectified enrolment photos), or None for a deck
+    not lined, or printed with a border (:func:`vision.features.bordered_deck`).
+
+        >>> paper = np.full((88, 63, 3), 220, np.uint8)
+        >>> lined = paper.copy(); lined[0] = lined[-1] = lined[:, 0] = lined[:, -1] = 0
+        >>> line = deck_line({"a": lined, "b": lined, "c": lined, "d": paper})
+        >>> [round(float(w) * s, 1) for w, s in zip(line.widths, (88, 63, 88, 63))], line.sides["d"]
+        ([1.0, 1.0, 1.0, 1.0], 'PPPP')
+        >>> deck_line({"a": paper, "b": paper}) is None
+        True
+    """
+    return None if bordered_deck(faces.values()) else _line(faces)
+
+
+def _line(faces: dict[str, np.ndarray]) -> Line | None:
+    """:func:`deck_line` of a deck known not to be bordered."""
+    read = {c: _rims(f) for c, f in faces.items()}
+    sides = {c: "".join(_kind(rim, inner) for rim, inner, _ in read[c]) for c in faces}
+    every = "".join(sides.values())
+    lined, bare = every.count("L"), every.count("P")
+    if not bare or lined < LINED_SIDES * len(every) or lined <= bare:
+        return None
+    rims = [(i, rim) for card in faces for i, (kind, rim) in enumerate(zip(sides[card], read[card])) if kind == "L"]
+    h, w = faces[next(iter(faces))].shape[:2]
+    covers = [float(np.clip(1 - share, 0, 1).sum()) for _, (share, _, _) in rims]
+    widths = np.array([np.median([c for (j, _), c in zip(rims, covers) if j == i]) for i in range(4)],
+                      np.float32) / np.array([h, w, h, w], np.float32)
+    # the outermost pixel's colour, by channel (divided by a width over one pixel)
+    unmixed = [1 - (1 - colour) / max(cover, 1.0) for (_, (_, _, colour)), cover in zip(rims, covers)]
+    paper = np.median([_paper_colour(f) for f in faces.values()], axis=0)
+    return Line(widths, paper * np.clip(np.median(unmixed, axis=0), 0, 1), sides)
+
+
+def _line_given_back(faces: dict[str, np.ndarray], line: Line | None) -> dict[str, np.ndarray]:
+    """``faces`` of a deck printed with a line round its edge (``line``) with the line given back on each side
+    where a face was enrolled inside it (as :func:`border_given_back` gives a border); other decks' (``line``
+    None) as they are.
 
     The line is thinner than a pixel (tango's 0.8 mm: 0.8 px): a lined side's outermost pixel is its ink and
     paper mixed. Each side's width is how much darker than paper its pixels are, the line taken as black (for
@@ -216,25 +262,12 @@ def _line_given_back(faces: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     pixel wide, lightened by its width): so a line under a pixel wide is given back lighter than it shows on
     the lined faces (tango's outermost pixel about 0.4 of the paper against 0.2). Painting it black, as its
     width assumes, is yet to be read on the themes (vision/README.md, fifty-sixth session)."""
-    read = {c: _rims(f) for c, f in faces.items()}
-    sides = {c: "".join(_kind(rim, inner) for rim, inner, _ in read[c]) for c in faces}
-    every = "".join(sides.values())
-    lined, bare = every.count("L"), every.count("P")
-    if not bare or lined < LINED_SIDES * len(every) or lined <= bare:
-        return dict(faces)
-    rims = [(i, rim) for card in faces for i, (kind, rim) in enumerate(zip(sides[card], read[card])) if kind == "L"]
-    h, w = faces[next(iter(faces))].shape[:2]
-    covers = [float(np.clip(1 - share, 0, 1).sum()) for _, (share, _, _) in rims]
-    width = np.array([np.median([c for (j, _), c in zip(rims, covers) if j == i]) for i in range(4)],
-                     np.float32) / np.array([h, w, h, w], np.float32)
-    # the outermost pixel's colour, by channel (divided by a width over one pixel)
-    unmixed = [1 - (1 - colour) / max(cover, 1.0) for (_, (_, _, colour)), cover in zip(rims, covers)]
-    paper = np.median([_paper_colour(f) for f in faces.values()], axis=0)
-    colour = paper * np.clip(np.median(unmixed, axis=0), 0, 1)
     out = dict(faces)
+    if line is None:
+        return out
     for card, face in faces.items():
-        if "P" in sides[card]:
-            out[card] = _framed(face, np.where([k == "P" for k in sides[card]], width, 0.0), colour)
+        if "P" in line.sides[card]:
+            out[card] = _framed(face, np.where([k == "P" for k in line.sides[card]], line.widths, 0.0), line.colour)
     return out
 
 

@@ -91,6 +91,22 @@ def _rectified_corners(size) -> np.ndarray:
     return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32) - 0.5
 
 
+def grown(corners: np.ndarray, shares) -> np.ndarray:
+    """The quad ``corners`` (clockwise, corner 0 = top-left of the rectified card) with each side moved out by
+    its share of the card (top, right, bottom, left: shares of its height, width, height, width), in perspective.
+
+        >>> grown(np.float32([[0, 0], [63, 0], [63, 88], [0, 88]]), [0.0, 0.0, 0.0, 1 / 63]).round(1).tolist()
+        [[-1.0, 0.0], [63.0, 0.0], [63.0, 88.0], [-1.0, 88.0]]
+    """
+    w, h = RECT_SIZE
+    flat = _rectified_corners(RECT_SIZE)
+    top, right, bottom, left = (float(x) for x in shares)
+    out = flat + np.float32([[-left * w, -top * h], [right * w, -top * h],
+                             [right * w, bottom * h], [-left * w, bottom * h]])
+    to_flat = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), flat)
+    return cv2.perspectiveTransform(out.reshape(-1, 1, 2), np.linalg.inv(to_flat)).reshape(-1, 2).astype(np.float32)
+
+
 # The light on a card is read from its brightest colours nearby (the paper between the
 # print): a running maximum wider than any stroke of ink, smoothed. Dividing by it leaves
 # the print as a share of its paper whatever the lamp's colour, level and fall-off

@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from vision import features, glare, rules
-from vision.border import border_given_back
+from vision.border import border_given_back, deck_line, rim_sides
 from vision.decks import UnknownDeck, deck_card_ids
 from vision.features import NEXT, OPPOSITE
 from vision.ghosts import pieced_faces, unguarded
@@ -93,6 +93,10 @@ class OutlineReader:
         # the faces of a dark-bordered deck enrolled inside their border (a close-up on a dark table)
         # given the deck's border back (vision.border), so that every face is read the same way
         self.faces = border_given_back(model.faces) if all_faces else model.faces
+        # the line a lined deck prints round its faces (vision.border.deck_line): a whole outline found inside it
+        # is moved out onto it (_onto_line)
+        line = deck_line(model.faces) if all_faces and rules.ONTO_LINE else None
+        self._line = None if line is None else line.widths
         # so only a model with faces missing (deleted from its folder, or enrolled without them) may hold
         # a template made inside its border, to be read from inside a dark rim (_part). Otherwise dark
         # rims are a border or print: read from inside, a full-bleed purple 7 was fitted to the purple 6's
@@ -162,13 +166,34 @@ class OutlineReader:
             rows.append(features.describe(faces[c], inset=self._inset, even=True) if c in faces else self._bank[i])
         return _both_turns(rows, n, dim)
 
-    def scores(self, frame: np.ndarray, corners: np.ndarray):
-        """The quad's ways round, their flat faces, descriptors and scores (option, turn, card)."""
+    def scores(self, frame: np.ndarray, corners: np.ndarray, onto_line: bool = False):
+        """The quad's ways round, their flat faces, descriptors and scores (option, turn, card); with
+        ``onto_line``, each way round moved out onto a lined deck's line where it lies inside it
+        (:meth:`_onto_line`)."""
         quad = features.short_side_first(features.order_clockwise(corners))
         options = [quad] + ([quad[NEXT]] if features.aspect_ambiguous(quad) else [])
         flats = [features.rectify(frame, q) for q in options]
+        if onto_line and self._line is not None:
+            options, flats = self._onto_line(frame, options, flats)
         vectors = np.array([features.describe(f, inset=self._inset) for f in flats])
         return options, flats, vectors, self._against(vectors, self._bank)
+
+    def _onto_line(self, frame: np.ndarray, options: list[np.ndarray],
+                   flats: list[np.ndarray]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """``options`` (ways round of an outline) and their ``flats``, each side whose rim reads as paper to the
+        edge (vision.border.rim_sides: the outline lies inside the line there) moved out by the deck's line
+        width. On a dark cloth the line's outer edge is lost in the cloth, and the steepest edge is the line's
+        inner one: tango's whole outlines lay 0.7-0.9 px inside the card on dark, felt and photographed tables,
+        its faces were given the line back, and its jacks of spades were read as its jacks of clubs."""
+        moved, read = [], []
+        for quad, flat in zip(options, flats):
+            sides = rim_sides(flat)
+            if "P" in sides:
+                quad = features.grown(quad, np.where([k == "P" for k in sides], self._line, 0.0))
+                flat = features.rectify(frame, quad)
+            moved.append(quad)
+            read.append(flat)
+        return moved, read
 
     def _against(self, vectors: np.ndarray, bank: np.ndarray) -> np.ndarray:
         return (vectors @ bank.T).reshape(len(vectors), 2, len(self.cards))
@@ -192,7 +217,8 @@ class OutlineReader:
         seen_whole = complete if seen_whole is None else seen_whole
         if not self.model.cards:
             return CardMatch(None, None, 0.0, 0.0, features.order_clockwise(corners), complete)
-        options, flats, vectors, scores = self.scores(frame, corners)
+        # an outline found whole was snapped to the steepest edge: a lined deck's line's inner edge on a dark cloth
+        options, flats, vectors, scores = self.scores(frame, corners, onto_line=found is Found.WHOLE)
         o, turn, idx, margin = self._decide(vectors, scores, self._bank)
         past: list[int] = []   # a card the colours told it from (HUE_NAMED): left out of its margin
         if rules.HUE_NAMED and margin < self.model.min_margin:
