@@ -237,7 +237,7 @@ def _line(faces: dict[str, np.ndarray]) -> Line | None:
     sides = {c: "".join(_kind(rim, inner) for rim, inner, _ in read[c]) for c in faces}
     every = "".join(sides.values())
     lined, bare = every.count("L"), every.count("P")
-    if not bare or lined < LINED_SIDES * len(every) or lined <= bare:
+    if lined < LINED_SIDES * len(every) or lined <= bare:
         return None
     rims = [(i, rim) for card in faces for i, (kind, rim) in enumerate(zip(sides[card], read[card])) if kind == "L"]
     h, w = faces[next(iter(faces))].shape[:2]

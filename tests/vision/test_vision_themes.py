@@ -342,6 +342,66 @@ def test_the_face_given_its_line_back_is_the_one_the_bank_reads(tango_sixes):
         ("blue-6", "blue-6")]
 
 
+@pytest.fixture(scope="module")
+def tango_model(installed):
+    """Tango's 48 cards, enrolled as the evaluation enrols them (its line measured on all of them)."""
+    from tests.bench.eval_vision_style2 import enrol_cards
+
+    return enrol_cards("pass-pass", TANGO)
+
+
+def test_a_whole_outline_found_inside_the_line_is_read_on_it(tango_model, monkeypatch):
+    """Evaluation scene 3,100,125 (dark cloth): tango's jack of spades alone, whole. Its line's outer edge is lost
+    in the cloth, and the outline was snapped to the line's inner edge (2.2 px off at a corner): read so, the
+    card lay nearer the jack of clubs, the same picture with other suit signs, and was named so (0.98). Its rim
+    reads as paper to the edge: moved out onto the line (rules.ONTO_LINE), it is named the jack of spades."""
+    from vision import rules
+
+    def jack():
+        _, pairs = _read(tango_model, 3_100_125, TANGO)
+        (truth, match), = [(t, m) for t, m in pairs if t is not None and t.card == "blue-11"]
+        off = min(float(np.abs(np.roll(match.corners, k, axis=0) - truth.corners).max()) for k in range(4))
+        return match.card, off
+
+    card, off = jack()
+    assert card == "blue-11" and off < 1.5, off
+    monkeypatch.setattr(rules, "ONTO_LINE", False)
+    card, off = jack()
+    assert card == "purple-11" and off > 2.0, off
+
+
+def test_an_outline_inside_a_lined_deck_s_line_is_moved_out_onto_it():
+    """A deck printed with a black line 1 px wide at 63x88, a card of it on a black cloth, its outline found a
+    pixel inside on every side: each side whose rim reads as paper to the edge is moved out by the line's width,
+    and the card's true outline is read; an outline already on the line is left where it is."""
+    import cv2
+
+    from vision import features
+    from vision.model import CardModel
+    from vision.reader import Found, OutlineReader
+
+    paper = np.full((88, 63, 3), 220, np.uint8)
+    faces = {}
+    for i, card in enumerate(("purple-1", "purple-2", "purple-3", "purple-4")):
+        face = paper.copy()
+        cv2.circle(face, (31, 20 + 15 * i), 6, (120, 40, 90), -1)
+        face[0] = face[-1] = face[:, 0] = face[:, -1] = 0
+        faces[card] = face
+    model = CardModel("pass-pass")
+    for card, face in faces.items():
+        model.set_card(card, features.describe(face), face)
+    reader = OutlineReader(model, in_play_only=True)
+    frame = np.zeros((300, 300, 3), np.uint8)
+    frame[100:276, 100:226] = cv2.resize(faces["purple-3"], (126, 176), interpolation=cv2.INTER_NEAREST)
+    card = np.float32([[99.5, 99.5], [225.5, 99.5], [225.5, 275.5], [99.5, 275.5]])
+    inside = card + np.float32([[2, 2], [-2, 2], [-2, -2], [2, -2]])   # inside the 2 px line on every side
+    options, _, _, _ = reader.scores(frame, inside, onto_line=True)
+    assert np.abs(options[0] - card).max() < 0.6
+    options, _, _, _ = reader.scores(frame, card, onto_line=True)
+    assert np.abs(options[0] - card).max() < 1e-3
+    assert reader.identify(frame, inside, Found.WHOLE).card == "purple-3"
+
+
 def test_a_line_is_given_back_only_on_the_sides_a_face_was_enrolled_inside():
     """A deck with a black line round its edge: a face enrolled inside the line on its left side only gets the
     line there; a face whose rim is art (dark, running on inwards) is left as it is; a deck with no line, or
