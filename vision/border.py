@@ -177,7 +177,7 @@ LINED_SIDES = 0.25
 def rim_sides(face: np.ndarray) -> str:
     """What each side of a rectified face (top, right, bottom, left) shows at its rim: ``L`` a thin dark line,
     ``P`` paper to the edge, ``x`` neither (art or a border running on inwards)."""
-    return "".join(_kind(rim, inner) for rim, inner, _ in _rims(face))
+    return "".join(_kind(rim, inner) for rim, inner, _ in _rims(face, colours=False))
 
 
 def _kind(rim: np.ndarray, inner: float) -> str:
@@ -188,21 +188,21 @@ def _kind(rim: np.ndarray, inner: float) -> str:
     return "L" if rim.min() < BORDER_DARK else "P" if rim.min() >= LINE_PAPER else "x"
 
 
-def _rims(face: np.ndarray) -> list[tuple[np.ndarray, float, np.ndarray]]:
+def _rims(face: np.ndarray, colours: bool = True) -> list[tuple[np.ndarray, float, np.ndarray | None]]:
     """Each side's (top, right, bottom, left) outermost LINE_PX rows or columns, each the median along the side's
     middle three fifths, as shares of the paper just inside them (a close-up's light falls off across the card:
     a side's paper read 0.76-0.87 of the face's); that paper's level as a share of the face's; the outermost's
-    colour as a share of that paper's, by channel."""
+    colour as a share of that paper's, by channel (None without ``colours``: a card read, not a face enrolled)."""
     grey, paper = _grey_and_paper(face)
     h, w = face.shape[:2]
     mid_x, mid_y = slice(w // 5, w - w // 5), slice(h // 5, h - h // 5)
     outermost = (face[0, mid_x], face[mid_y, -1], face[-1, mid_x], face[mid_y, 0])
-    colour = _paper_colour(face)
+    colour = _paper_colour(face) if colours else None
     out = []
     for profile, rim in zip(_rim_profiles(grey, 2 * LINE_PX, 2 * LINE_PX), outermost):
         inner = max(float(profile[LINE_PX:].min()), 1.0)
         share = inner / max(paper, 1.0)
-        out.append((profile[:LINE_PX] / inner, share,
+        out.append((profile[:LINE_PX] / inner, share, None if colour is None else
                     np.median(rim.astype(np.float32), axis=0) / np.maximum(colour * share, 1.0)))
     return out
 
