@@ -290,7 +290,7 @@ def test_a_card_enrolled_inside_the_line_round_its_edge_is_given_the_line_back(d
         return [match.card if match else None for truth, match in pairs if truth is not None and truth.card == "blue-5"]
 
     assert five() == ["blue-5"]
-    monkeypatch.setattr(border, "_line_given_back", dict)   # the faces as enrolled
+    monkeypatch.setattr(border, "_line_given_back", lambda faces, line: dict(faces))   # the faces as enrolled
     assert five() == ["purple-5"]
 
 
@@ -322,7 +322,7 @@ def test_a_club_is_not_named_the_spade_enrolled_inside_the_line_round_its_edge(t
         return [(truth.card, match.card if match else None) for truth, match in pairs if truth is not None]
 
     assert six() == [("purple-6", "purple-6")]
-    monkeypatch.setattr(border, "_line_given_back", dict)   # the faces as enrolled
+    monkeypatch.setattr(border, "_line_given_back", lambda faces, line: dict(faces))   # the faces as enrolled
     assert six() == [("purple-6", "blue-6")]
 
 
