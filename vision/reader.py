@@ -13,7 +13,9 @@ A name is kept only if the full-size print lies on the named face's side of its 
 no patch of it is far from the named face (:mod:`vision.verify`), and if its ink's hue is not a
 closer rival's (:mod:`vision.ink`).
 The faces of a dark-bordered deck that were enrolled inside their border are first given the
-deck's border back (:mod:`vision.border`), so that every face is read the same way.
+deck's border back (:mod:`vision.border`), so that every face is read the same way; a deck printed with
+a thin line round its edge is given its line back, and a whole outline found inside that line (a dark
+cloth hides its outer edge) is moved out onto it before it is read.
 With a deck enrolled in part, the faces of the cards not enrolled are pieced together from the
 others (:mod:`vision.ghosts`): rivals that are never named; an enrolled card that a card neither
 enrolled nor pieced together may look like is not named either.
