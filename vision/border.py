@@ -227,6 +227,10 @@ def deck_line(faces: dict[str, np.ndarray]) -> Line | None:
         ([1.0, 1.0, 1.0, 1.0], 'PPPP')
         >>> deck_line({"a": paper, "b": paper}) is None
         True
+        >>> open_left = lined.copy(); open_left[:, 0] = 220   # no face shows a line on its left: none measured there
+        >>> line = deck_line({"a": open_left, "b": open_left})
+        >>> [round(float(w) * s, 1) for w, s in zip(line.widths, (88, 63, 88, 63))]
+        [1.0, 1.0, 1.0, 0.0]
     """
     return None if bordered_deck(faces.values()) else _line(faces)
 
@@ -242,8 +246,10 @@ def _line(faces: dict[str, np.ndarray]) -> Line | None:
     rims = [(i, rim) for card in faces for i, (kind, rim) in enumerate(zip(sides[card], read[card])) if kind == "L"]
     h, w = faces[next(iter(faces))].shape[:2]
     covers = [float(np.clip(1 - share, 0, 1).sum()) for _, (share, _, _) in rims]
-    widths = np.array([np.median([c for (j, _), c in zip(rims, covers) if j == i]) for i in range(4)],
-                      np.float32) / np.array([h, w, h, w], np.float32)
+    # a side no face shows the line on has none measured: nothing is given back or moved there
+    side_covers = [[c for (j, _), c in zip(rims, covers) if j == i] for i in range(4)]
+    widths = np.array([np.median(c) if c else 0.0 for c in side_covers], np.float32)
+    widths /= np.array([h, w, h, w], np.float32)
     # the outermost pixel's colour, by channel (divided by a width over one pixel)
     unmixed = [1 - (1 - colour) / max(cover, 1.0) for (_, (_, _, colour)), cover in zip(rims, covers)]
     paper = np.median([_paper_colour(f) for f in faces.values()], axis=0)
