@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from vision import features, glare, rules
-from vision.border import border_given_back, deck_line, rim_sides
+from vision.border import faces_and_line, rim_sides
 from vision.decks import UnknownDeck, deck_card_ids
 from vision.features import NEXT, OPPOSITE
 from vision.ghosts import pieced_faces, unguarded
@@ -94,11 +94,9 @@ class OutlineReader:
         all_faces = len(model.faces) == len(model.cards)   # every enrolled card kept its rectified face
         # the faces of a dark-bordered deck enrolled inside their border (a close-up on a dark table)
         # given the deck's border back (vision.border), so that every face is read the same way
-        self.faces = border_given_back(model.faces) if all_faces else model.faces
-        # the line a lined deck prints round its faces (vision.border.deck_line): a whole outline found inside it
-        # is moved out onto it (_onto_line)
-        line = deck_line(model.faces) if all_faces and rules.ONTO_LINE else None
-        self._line = None if line is None else line.widths
+        # (and a lined deck's line: a whole outline found inside it is moved out onto it, _onto_line)
+        self.faces, line = faces_and_line(model.faces) if all_faces else (model.faces, None)
+        self._line = line.widths if line is not None and rules.ONTO_LINE else None
         # so only a model with faces missing (deleted from its folder, or enrolled without them) may hold
         # a template made inside its border, to be read from inside a dark rim (_part). Otherwise dark
         # rims are a border or print: read from inside, a full-bleed purple 7 was fitted to the purple 6's

@@ -242,7 +242,7 @@ CONFIRM_AT_GUESS = True
 # (vision/README.md)
 CONFIRM_WHOLE_BELOW = 0.93
 BORDER_GROW = 1.1   # an outline that names nothing is tried this much larger (a border lost on a dark table)
-# a whole outline of a lined deck's card (vision.border.deck_line), its rim paper to the edge on a side, is moved
+# a whole outline of a lined deck's card (vision.border.faces_and_line), its rim paper to the edge on a side, is moved
 # out there by the deck's line width before it is read (OutlineReader._onto_line). Chosen on tango's scenes
 # 3,100,100..3,100,699 (vision/README.md, fifty-seventh session); read on the other themes and tango's other 400
 ONTO_LINE = True

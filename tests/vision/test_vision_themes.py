@@ -371,9 +371,9 @@ def test_a_whole_outline_found_inside_the_line_is_read_on_it(tango_model, monkey
 
 
 def test_an_outline_inside_a_lined_deck_s_line_is_moved_out_onto_it():
-    """A deck printed with a black line 1 px wide at 63x88, a card of it on a black cloth, its outline found a
-    pixel inside on every side: each side whose rim reads as paper to the edge is moved out by the line's width,
-    and the card's true outline is read; an outline already on the line is left where it is."""
+    """A deck printed with a black line 1 px wide at 63x88, a card of it on a black cloth at twice that size, its
+    outline found the line's 2 px inside on every side: each side whose rim reads as paper to the edge is moved out
+    by the line's width, and the card's true outline is read; an outline already on the line is left where it is."""
     import cv2
 
     from vision import features
