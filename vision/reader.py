@@ -10,8 +10,9 @@ the same card, surely.
 A second reading with the light taken out (``features.describe_contrast``, against the enrolled
 faces) can only veto: if it clearly names another card than the colours do, neither is trusted.
 A name is kept only if the full-size print lies on the named face's side of its closest rivals and
-no patch of it is far from the named face (:mod:`vision.verify`), and if its ink's hue is not a
-closer rival's (:mod:`vision.ink`).
+no patch of it is far from the named face (:mod:`vision.verify`), if its ink's hue is not a
+closer rival's (:mod:`vision.ink`), and if it is not more like its twin, the same picture in another suit of
+one ink, where the two differ once both are laid onto it (:mod:`vision.twins`).
 The faces of a dark-bordered deck that were enrolled inside their border are first given the
 deck's border back (:mod:`vision.border`), so that every face is read the same way; a deck printed with
 a thin line round its edge is given its line back, and a whole outline found inside that line (a dark
@@ -45,6 +46,7 @@ from vision.ink import DifferenceHue, InkCheck
 from vision.model import CardModel
 from vision.steps import Steps, run_to_the_end
 from vision.tells import Tells
+from vision.twins import Twins
 from vision.verify import FineCheck, difference_focus, fine
 
 
@@ -137,6 +139,7 @@ class OutlineReader:
         self.ink = InkCheck(faces)
         self._hues = DifferenceHue(faces)
         self.tells = Tells(faces)
+        self.twins = Twins(faces, self.ink)
         self._papers: dict[tuple[str, int], np.ndarray] = {}   # _face_paper's, made at a card's first glare
         # the enrolled faces averaged, both turns: the deck's layout (border, paper, where the print lies)
         # without any one card's print, to fit a guessed outline that reads like no face to
@@ -300,10 +303,40 @@ class OutlineReader:
         if self._told_out_of_view(frame.shape, options[o], turn, m.card, rivals):
             m.card, m.confidence = None, plain
             return m
-        if self._refused(_turned(flats[o], turn), m.card, rivals, narrow or clear, seen_whole,
+        flat = _turned(flats[o], turn)
+        twin = self.twins.rival(flat, m.card) if rules.TWINS else None
+        if twin is not None:
+            # more like its twin where the two differ (vision.twins): the twin if it reads as surely, else nothing
+            m.card, m.confidence = None, plain
+            named_twin = rules.TWIN_NAMED and seen_whole and self._as_twin(
+                twin, name, (options[o], vectors[o], scores[o], flats[o]), rivals, (need_conf, need_margin),
+                frame.shape, complete)
+            return named_twin or m
+        if self._refused(flat, m.card, rivals, narrow or clear, seen_whole,
                          clear_by=rules.MISMATCH_CLEAR and margin >= rules.MISMATCH_CLEAR_MARGIN):
             m.card, m.confidence = None, plain
         return m
+
+    def _as_twin(self, twin: str, card: str, reading: tuple, rivals: list[str], need: tuple[float, float],
+                 shape: tuple, complete: bool) -> CardMatch | None:
+        """``twin``'s match for an outline read as ``card`` but more like ``twin`` where the two differ (TWIN_NAMED),
+        ``reading`` its (corners, descriptor, scores, flat) the way round it was read, if it reads as surely (the
+        model's confidence, its margin over every card but ``card``) and passes the full-size checks against every
+        rival but ``card``, which the twins' check has told it from (unless they differ where a frame of ``shape``
+        cuts the card off, MAX_UNSEEN); else None."""
+        quad, vector, scores, flat = reading
+        t = self.cards.index(twin)
+        turn = int(np.argmax(scores[:, t]))
+        best = float(scores[turn, t])
+        margin, _ = self._margin(vector, scores, turn, t, self._bank, skip=[self.cards.index(card)])
+        corners = quad[OPPOSITE] if turn else quad
+        flat = _turned(flat, turn)
+        if (twin in self._unnamed or best < need[0] or margin < need[1]
+                or self._told_out_of_view(shape, quad, turn, twin, [*rivals, card])
+                or self._refused(flat, twin, [r for r in rivals if r != card], False, True)
+                or self.twins.rival(flat, twin) is not None):
+            return None
+        return CardMatch(twin, twin, best, margin, corners, complete)
 
     def _told_out_of_view(self, shape, quad: np.ndarray, turn: int, card: str, rivals: list[str]) -> bool:
         """Whether ``card``, its outline ``quad`` (read ``turn``-ed) running past the edge of a frame of
@@ -484,7 +517,7 @@ class OutlineReader:
 
     def preparing(self) -> Steps[None]:
         """What naming each enrolled card makes the first time (its look-alikes' scale for the full-size
-        check, its ink hue and colours, its tells, its paper level for glare), a card a step of about 4 ms,
+        check, its ink hue and colours, its tells and twins, its paper level for glare), a card a step of about 4 ms,
         then the evened faces' bank (VEILED; about 16 ms, in steps), made ahead. A live camera's recogniser
         (``CardRecogniser.frame_budget``) works on it in the spare time of frames it answers as the table last
         read, so that the first cards laid are not read at the cost of making it (style 1, 5 new cards: 72 ms read
@@ -492,7 +525,7 @@ class OutlineReader:
         for card in self.model.cards:
             if card in self.faces:
                 yield
-                for check in (self._fine, self.ink, self._hues, self.tells):
+                for check in (self._fine, self.ink, self._hues, self.tells, self.twins):
                     check.prepare(card)
                 for turn in (0, 1):
                     self._face_paper(card, turn)

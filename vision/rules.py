@@ -170,6 +170,16 @@ TELLS_HIDDEN = True
 # a token over a medallion is found as nothing, and a grey token was read as a grey medallion (fresh scenes
 # 3,060,246 and 3,053,216; vision/README.md, thirty-ninth session)
 TELLS_UNSEEN = True
+# nor a card whose twin (its value in another suit printed in the same ink, whose face differs only in its suit
+# signs: tango's jacks of spades and clubs) the image is more like where the two differ, each face first laid onto
+# the image (vision.twins): tango's development scenes 3,100,100..3,100,699: all 21 wrong names (spades and clubs)
+# more like the twin by 0.02-0.24, none of 1,502 right ones (0.003 and up; vision/README.md, fifty-eighth session)
+TWINS = True
+# and, its outline seen whole, it is named that twin if the twin reads as surely (the model's thresholds, its margin
+# over every card but the one it was read as) and passes the full-size checks (OutlineReader._as_twin): tango's 1,000
+# scenes, 20 abstentions named right (19 fully visible), none lost; simplistic's 1,000 the same as with the check
+# alone (its 4 abstentions were partly hidden) (vision/README.md, fifty-eighth session)
+TWIN_NAMED = True
 # A whole outline (or a guess of a face printed in one ink) read from SOFT_FROM, under the threshold even
 # blurred, but clear of every rival by CLEAR_MARGIN (a round value over min_margin, not tuned), is named
 # when its fit to that face hardly moved it (SMALL_FIT: the outline lies on the face's print) and its

@@ -310,8 +310,9 @@ def test_a_club_is_not_named_the_spade_enrolled_inside_the_line_round_its_edge(t
     """Evaluation scene 3,100,750 (light wood): tango's 6 of clubs alone, whole. Its spades and clubs share one
     ink and differ by small pips; the 6 of spades' face, enrolled inside the line (2.5 % large), matched the
     card's layout better than the 6 of clubs' own face, and the card was named the 6 of spades (0.98). With the
-    line given back on the sides enrolled inside it (vision.border.rim_sides), it is named the 6 of clubs."""
-    from vision import border
+    line given back on the sides enrolled inside it (vision.border.rim_sides), it is named the 6 of clubs; and so it
+    is with the faces as enrolled, each face first laid onto the card where the two are compared (vision.twins)."""
+    from vision import border, rules
     from vision.reader import OutlineReader
 
     assert border.rim_sides(tango_sixes.faces["blue-6"]) == "PPPP"
@@ -323,6 +324,8 @@ def test_a_club_is_not_named_the_spade_enrolled_inside_the_line_round_its_edge(t
 
     assert six() == [("purple-6", "purple-6")]
     monkeypatch.setattr(border, "_line_given_back", lambda faces, line: dict(faces))   # the faces as enrolled
+    assert six() == [("purple-6", "purple-6")]   # each face laid onto the card, its pips tell it (vision.twins)
+    monkeypatch.setattr(rules, "TWINS", False)
     assert six() == [("purple-6", "blue-6")]
 
 
@@ -354,7 +357,9 @@ def test_a_whole_outline_found_inside_the_line_is_read_on_it(tango_model, monkey
     """Evaluation scene 3,100,125 (dark cloth): tango's jack of spades alone, whole. Its line's outer edge is lost
     in the cloth, and the outline was snapped to the line's inner edge (2.2 px off at a corner): read so, the
     card lay nearer the jack of clubs, the same picture with other suit signs, and was named so (0.98). Its rim
-    reads as paper to the edge: moved out onto the line (rules.ONTO_LINE), it is named the jack of spades."""
+    reads as paper to the edge: moved out onto the line (rules.ONTO_LINE), it is named the jack of spades. Read
+    inside the line, it is named the jack of spades too: each face laid onto it, it is more like the spades' where
+    the two differ (rules.TWINS, rules.TWIN_NAMED)."""
     from vision import rules
 
     def jack():
@@ -366,6 +371,9 @@ def test_a_whole_outline_found_inside_the_line_is_read_on_it(tango_model, monkey
     card, off = jack()
     assert card == "blue-11" and off < 1.5, off
     monkeypatch.setattr(rules, "ONTO_LINE", False)
+    card, off = jack()
+    assert card == "blue-11" and off > 2.0, off   # each face laid onto the card, it is the spades' (vision.twins)
+    monkeypatch.setattr(rules, "TWINS", False)
     card, off = jack()
     assert card == "purple-11" and off > 2.0, off
 
@@ -424,3 +432,23 @@ def test_a_line_is_given_back_only_on_the_sides_a_face_was_enrolled_inside():
                                                      (paper, paper)))
     few = {"a": lined, "b": paper, "c": paper}   # 4 lined sides, 8 bare: not a lined deck
     assert all(np.array_equal(few[k], v) for k, v in border_given_back(few).items())
+
+
+def test_a_jack_is_not_named_as_its_twin_in_the_other_black_suit(tango_model, monkeypatch):
+    """Evaluation scene 3,100,349 (dark cloth, 10 cards): tango's jack of spades, whole, on its line. As the
+    faces lie, it is nearer the jack of clubs (the same picture, other suit signs: the clubs' face was enrolled
+    with its picture 2.5 % larger) and was named so (0.99). Each face laid onto the image first, it is more
+    like the spades' where the two differ (vision.twins): not named the jack of clubs, but the jack of spades,
+    which reads as surely (rules.TWIN_NAMED)."""
+    from vision import rules
+
+    def jack():
+        _, pairs = _read(tango_model, 3_100_349, TANGO)
+        (match,) = [m for t, m in pairs if t is not None and t.card == "blue-11"]
+        return match.card if match else None
+
+    assert jack() == "blue-11"
+    monkeypatch.setattr(rules, "TWIN_NAMED", False)
+    assert jack() is None
+    monkeypatch.setattr(rules, "TWINS", False)
+    assert jack() == "purple-11"
