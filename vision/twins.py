@@ -38,18 +38,19 @@ TWIN_SHARE = 0.03
 UNLAID_SHARE = 0.15
 FIT_BLURS = (0.0, 0.8, 1.5, 2.5)   # px: each laid face blurred to the image's sharpness (as vision.verify)
 DIFF_SHARE = 0.3       # where the two laid faces differ by more than this share of their largest difference
-ECC_STEPS = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3)   # ~1.5 ms a laying at 63×88
+ECC_STEPS = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3)   # about 1 ms a laying at 63×88
 
 
 class Twins:
     """The enrolled faces' twins, each card's found when first needed, and the check of a naming against them."""
 
     def __init__(self, faces: dict[str, np.ndarray], ink: InkCheck):
-        self._grey = {c: _grey(f) for c, f in faces.items()}
         self._faces = faces
+        self._greys: dict[str, np.ndarray] = {}   # each face's _grey, made when first needed
         self._ink = ink
         self._twins: dict[str, list[str]] = {}
         self._pairs: dict[tuple[str, str], bool] = {}   # whether two cards are twins: found once for both
+        self._colour_prints: dict[str, np.ndarray] = {}   # each face's _colours, made when first compared
         self._inner = np.zeros(RECT_SIZE[::-1], np.uint8)
         self._inner[RIM_PX:-RIM_PX, RIM_PX:-RIM_PX] = 1
 
@@ -57,7 +58,7 @@ class Twins:
         """``card``'s twins: the cards of its value (the ``b`` of ``a-b``) in another family, not told from it by
         their ink (vision.ink), whose faces laid on each other differ on under TWIN_SHARE of the card."""
         if card not in self._twins:
-            self._twins[card] = [other for other in self._grey if self._are_twins(card, other)]
+            self._twins[card] = [other for other in self._faces if self._are_twins(card, other)]
         return self._twins[card]
 
     prepare = of   # found ahead of a card's first reading (OutlineReader.preparing)
@@ -73,25 +74,35 @@ class Twins:
 
     def _print_alike(self, card: str, other: str) -> bool:
         """Whether ``other``'s face laid onto ``card``'s differs from it on under TWIN_SHARE of the card."""
-        ours = _colours(self._faces[card])
-        theirs = _turned_like(_colours(self._faces[other]), ours)
+        ours = self._colours_of(card)
+        theirs = _turned_like(self._colours_of(other), ours)
         if _differing(ours, theirs) >= UNLAID_SHARE:
             return False
-        warp = self._laying(_turned_like(self._grey[other], self._grey[card]), self._grey[card])
+        warp = self._laying(_turned_like(self._grey_of(other), self._grey_of(card)), self._grey_of(card))
         laid = cv2.warpAffine(theirs, warp, RECT_SIZE, flags=cv2.INTER_LINEAR + cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
         return _differing(ours, laid) < TWIN_SHARE
 
+    def _grey_of(self, card: str) -> np.ndarray:
+        if card not in self._greys:
+            self._greys[card] = _grey(self._faces[card])
+        return self._greys[card]
+
+    def _colours_of(self, card: str) -> np.ndarray:
+        if card not in self._colour_prints:
+            self._colour_prints[card] = _colours(self._faces[card])
+        return self._colour_prints[card]
+
     def rival(self, flat: np.ndarray, card: str) -> str | None:
         """The first of ``card``'s twins that ``flat`` (the card rectified as ``card``'s face lies) is more like
         than ``card``'s face, where the two faces, each laid onto it, clearly differ; None if none is."""
-        twins = self.of(card) if card in self._grey else []
+        twins = self.of(card) if card in self._faces else []
         if not twins:
             return None
         seen = _grey(flat)
-        ours = self._laid(self._grey[card], seen)
+        ours = self._laid(self._grey_of(card), seen)
         for twin in twins:
-            theirs = self._laid(_turned_like(self._grey[twin], self._grey[card]), seen)
+            theirs = self._laid(_turned_like(self._grey_of(twin), self._grey_of(card)), seen)
             if margin(seen, ours, theirs, self._inner > 0) < 0:
                 return twin
         return None
