@@ -60,7 +60,7 @@ class Tells:
     :func:`vision.ghosts.id_parts`), where the two faces differ (a mask at RECT_SIZE) and that look-alike."""
 
     def __init__(self, faces: dict[str, np.ndarray]):
-        self.faces = {c: _flat(f) for c, f in faces.items()}
+        self.faces = {c: light_share(f) for c, f in faces.items()}
         # where a tell is looked at: inside the outline's uncertainty, away from the rounded corners
         self._inner = np.zeros(RECT_SIZE[::-1], bool)
         self._inner[EDGE_PX:-EDGE_PX, EDGE_PX:-EDGE_PX] = True
@@ -80,7 +80,7 @@ class Tells:
                 for b in members:
                     if b == a:
                         continue
-                    other = _turned_like(self.faces[b], self.faces[a])
+                    other = turned_like(self.faces[b], self.faces[a])
                     differs = np.abs(self.faces[a] - other).max(axis=2) > TELL_LEVEL
                     if differs.any():
                         self.tells.setdefault(a, []).append((differs, b))
@@ -93,7 +93,7 @@ class Tells:
         tells = self._told[match.card]
         if not tells:
             return False
-        flat = _flat(rectify(frame, match.corners), blur=False)
+        flat = light_share(rectify(frame, match.corners), blur=False)
         pixels, shifted = flat.reshape(-1, 3), None
         for idx, ours, plain in tells:
             if _shows(pixels[idx][None], ours, plain)[0]:
@@ -120,7 +120,7 @@ class Tells:
                 if len(idx) < MIN_TOLD:
                     continue
                 blank = float(_contrasts(ours[idx][None])[0])
-                theirs = _turned_like(self.faces[rival], face).reshape(-1, 3)[idx]
+                theirs = turned_like(self.faces[rival], face).reshape(-1, 3)[idx]
                 plain = (blank + float(_contrasts(theirs[None])[0])) / 2 if blank < BLANK_TELL else None
                 self._told[card].append((idx, ours[idx] - ours[idx].mean(axis=0), plain))
 
@@ -146,7 +146,7 @@ class Tells:
             # the other card's print beside it
             inside = cv2.erode(over, np.ones((2 * EDGE_PX + 1,) * 2, np.uint8)).astype(bool) & self._inner
             if flat is None:
-                flat = _flat(rectify(frame, match.corners), blur=False)
+                flat = light_share(rectify(frame, match.corners), blur=False)
             other_to_flat = cv2.getPerspectiveTransform(np.float32(other.corners), _rectified_corners(RECT_SIZE))
             theirs = cv2.warpPerspective(face, to_flat @ np.linalg.inv(other_to_flat), RECT_SIZE,
                                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -160,7 +160,7 @@ class Tells:
         return False
 
 
-def _flat(face: np.ndarray, blur: bool = True) -> np.ndarray:
+def light_share(face: np.ndarray, blur: bool = True) -> np.ndarray:
     """A rectified card at RECT_SIZE as a share of the light on its paper (blurred by TELL_BLUR)."""
     f = face.astype(np.float32)
     if f.shape[:2] != RECT_SIZE[::-1]:
@@ -169,7 +169,7 @@ def _flat(face: np.ndarray, blur: bool = True) -> np.ndarray:
     return cv2.GaussianBlur(f, (0, 0), TELL_BLUR) if blur else f
 
 
-def _turned_like(face: np.ndarray, ref: np.ndarray) -> np.ndarray:
+def turned_like(face: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """``face`` or it turned by 180 degrees, whichever differs less from ``ref``: a face is enrolled the
     way round its photo lay, and half of a family's faces were stored turned against the others."""
     turned = face[::-1, ::-1]

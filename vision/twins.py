@@ -21,9 +21,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.features import RECT_SIZE, flatten_light
+from vision.features import RECT_SIZE
 from vision.ghosts import id_parts
 from vision.ink import InkCheck
+from vision.tells import light_share, turned_like
 
 RIM_PX = 4             # px at 63×88 left out all round: the outline's own uncertainty, the rounded corners
 # two faces are twins when, one laid onto the other, their colours (a share of the paper's light) differ by more
@@ -50,7 +51,7 @@ class Twins:
         self._ink = ink
         self._twins: dict[str, list[str]] = {}
         self._pairs: dict[tuple[str, str], bool] = {}   # whether two cards are twins: found once for both
-        self._colour_prints: dict[str, np.ndarray] = {}   # each face's _colours, made when first compared
+        self._colour_prints: dict[str, np.ndarray] = {}   # each face's light_share, made when first compared
         self._inner = np.zeros(RECT_SIZE[::-1], np.uint8)
         self._inner[RIM_PX:-RIM_PX, RIM_PX:-RIM_PX] = 1
 
@@ -90,7 +91,7 @@ class Twins:
 
     def _colours_of(self, card: str) -> np.ndarray:
         if card not in self._colour_prints:
-            self._colour_prints[card] = _colours(self._faces[card])
+            self._colour_prints[card] = light_share(self._faces[card])
         return self._colour_prints[card]
 
     def rival(self, flat: np.ndarray, card: str) -> str | None:
@@ -142,7 +143,7 @@ def margin(seen: np.ndarray, ours: np.ndarray, theirs: np.ndarray, inner: np.nda
 
 
 def _differing(a: np.ndarray, b: np.ndarray) -> float:
-    """The share of the card inside RIM_PX where two faces' colours (:func:`_colours`) differ by over TWIN_LEVEL."""
+    """The share of the card inside RIM_PX where two faces' colours (light_share) differ by over TWIN_LEVEL."""
     r = RIM_PX
     return float((np.abs(a - b).max(axis=2)[r:-r, r:-r] > TWIN_LEVEL).mean())
 
@@ -154,26 +155,11 @@ def _correlation(a: np.ndarray, b: np.ndarray) -> float:
     return float(a @ b) / den if den > 0 else 0.0
 
 
-def _colours(face: np.ndarray) -> np.ndarray:
-    """A rectified card at RECT_SIZE as a share of the light on its paper, blurred a pixel (a print half a
-    pixel off is the same print)."""
-    f = face.astype(np.float32)
-    if f.shape[:2] != RECT_SIZE[::-1]:
-        f = cv2.resize(f, RECT_SIZE, interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(flatten_light(f), (0, 0), 1.0)
-
-
 def _grey(face: np.ndarray) -> np.ndarray:
     """The grey print of a rectified card at RECT_SIZE, as a share of the light on its paper."""
-    f = face.astype(np.float32)
-    if f.shape[:2] != RECT_SIZE[::-1]:
-        f = cv2.resize(f, RECT_SIZE, interpolation=cv2.INTER_AREA)
-    return np.ascontiguousarray(flatten_light(f).mean(axis=2))
+    return light_share(face, blur=False).mean(axis=2)
 
 
 def _turned_like(face: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """``face`` or it turned by 180 degrees, whichever differs less from ``ref`` (faces are enrolled the way
-    round their photos lay)."""
-    turned = face[::-1, ::-1]
-    return np.ascontiguousarray(turned) if float(np.abs(turned - ref).mean()) < float(np.abs(face - ref).mean()) \
-        else face
+    """:func:`vision.tells.turned_like`, contiguous (as ``cv2.findTransformECC`` takes it)."""
+    return np.ascontiguousarray(turned_like(face, ref))
