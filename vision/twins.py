@@ -2,7 +2,8 @@
 (a French deck's jack of spades and jack of clubs: one picture; the signs beside it and in the corners differ).
 
 The full-size check (:mod:`vision.verify`) compares the card with each enrolled face as it lies, and no two
-enrolment photos lie quite alike: one face's picture may sit a pixel lower or read 1 % larger than its twin's.
+enrolment photos lie quite alike: one face's picture may sit a pixel lower or read larger than its twin's (tango's
+jacks: 2.5 %).
 Where two faces differ only in a few pixels of suit sign, that outweighs the signs, and tango's jack of spades
 was named the jack of clubs at 0.98 (21 of its 37 wrong names in 1,000 scenes; vision/README.md, fifty-eighth
 session). Here each face is first laid onto the image (an affine warp, ``cv2.findTransformECC``, on the grey print
@@ -33,7 +34,7 @@ RIM_PX = 4             # px at 63×88 left out all round: the outline's own unce
 # of two inks 0.019+ are told by their ink (vision.ink: other_ink), so no style-1 or style-2 deck has twins
 TWIN_LEVEL = 0.2
 TWIN_SHARE = 0.03
-# faces that differ so on this share of the card as they lie are not laid on each other (~2 ms): laying takes out a
+# faces that differ so on this share of the card as they lie are not laid on each other (~1 ms): laying takes out a
 # pixel or two of the photos' misregistration, which took the themes' twins from 0.055 at most to under 0.03;
 # every style-1 Pass Pass pair of one value differs on 0.54 or more, style-2 Passe Eclair pairs on 0.14 or more
 UNLAID_SHARE = 0.15
