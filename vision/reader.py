@@ -139,7 +139,7 @@ class OutlineReader:
         self.ink = InkCheck(faces)
         self._hues = DifferenceHue(faces)
         self.tells = Tells(faces)
-        self.twins = Twins(faces, self.ink)
+        self.twins = Twins(faces, self.ink, self.tells.faces)   # Tells' prints of the faces, not made again
         self._papers: dict[tuple[str, int], np.ndarray] = {}   # _face_paper's, made at a card's first glare
         # the enrolled faces averaged, both turns: the deck's layout (border, paper, where the print lies)
         # without any one card's print, to fit a guessed outline that reads like no face to

@@ -10,7 +10,7 @@ session). Here each face is first laid onto the image (an affine warp, ``cv2.fin
 with the light taken out) and blurred like it, so that what is left between the two is their print; then, where
 the two laid faces clearly differ, the image must be more like the named face than its twin (``rival``).
 
-    >>> twins = Twins(model.faces, InkCheck(model.faces))   # doctest: +SKIP
+    >>> twins = Twins(model.faces, InkCheck(model.faces), Tells(model.faces).faces)   # doctest: +SKIP
     >>> twins.of("blue-11")                                  # doctest: +SKIP
     ['purple-11']
     >>> twins.rival(flat, "blue-11")      # the twin the image is more like, or None  # doctest: +SKIP
@@ -46,15 +46,18 @@ ECC_STEPS = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 1e-3)   # abou
 class Twins:
     """The enrolled faces' twins, each card's found when first needed, and the check of a naming against them."""
 
-    def __init__(self, faces: dict[str, np.ndarray], ink: InkCheck):
+    def __init__(self, faces: dict[str, np.ndarray], ink: InkCheck, prints: dict[str, np.ndarray]):
+        """``prints``: each face's colours as a share of its paper's light (vision.tells.light_share), as
+        ``Tells.faces`` holds them."""
         self._faces = faces
+        self._prints = prints
         self._greys: dict[str, np.ndarray] = {}   # each face's _grey, made when first needed
         self._ink = ink
         self._twins: dict[str, list[str]] = {}
         self._pairs: dict[tuple[str, str], bool] = {}   # whether two cards are twins: found once for both
-        self._colour_prints: dict[str, np.ndarray] = {}   # each face's light_share, made when first compared
-        self._inner = np.zeros(RECT_SIZE[::-1], np.uint8)
+        self._inner = np.zeros(RECT_SIZE[::-1], np.uint8)   # ECC's mask
         self._inner[RIM_PX:-RIM_PX, RIM_PX:-RIM_PX] = 1
+        self._inside = self._inner > 0
 
     def of(self, card: str) -> list[str]:
         """``card``'s twins: the cards of its value (the ``b`` of ``a-b``) in another family, not told from it by
@@ -76,8 +79,8 @@ class Twins:
 
     def _print_alike(self, card: str, other: str) -> bool:
         """Whether ``other``'s face laid onto ``card``'s differs from it on under TWIN_SHARE of the card."""
-        ours = self._colours_of(card)
-        theirs = _turned_like(self._colours_of(other), ours)
+        ours = self._prints[card]
+        theirs = turned_like(self._prints[other], ours)
         if _differing(ours, theirs) >= UNLAID_SHARE:
             return False
         warp = self._laying(_turned_like(self._grey_of(other), self._grey_of(card)), self._grey_of(card))
@@ -90,11 +93,6 @@ class Twins:
             self._greys[card] = _grey(self._faces[card])
         return self._greys[card]
 
-    def _colours_of(self, card: str) -> np.ndarray:
-        if card not in self._colour_prints:
-            self._colour_prints[card] = light_share(self._faces[card])
-        return self._colour_prints[card]
-
     def rival(self, flat: np.ndarray, card: str) -> str | None:
         """The first of ``card``'s twins that ``flat`` (the card rectified as ``card``'s face lies) is more like
         than ``card``'s face, where the two faces, each laid onto it, clearly differ; None if none is."""
@@ -105,7 +103,7 @@ class Twins:
         ours = self._laid(self._grey_of(card), seen)
         for twin in twins:
             theirs = self._laid(_turned_like(self._grey_of(twin), self._grey_of(card)), seen)
-            if margin(seen, ours, theirs, self._inner > 0) < 0:
+            if margin(seen, ours, theirs, self._inside) < 0:
                 return twin
         return None
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from vision import twins as T
 from vision.ink import InkCheck
+from vision.tells import Tells
 from vision.twins import Twins
 
 INK = (40, 40, 40)
@@ -42,7 +43,7 @@ def _seen(face: np.ndarray, seed: int) -> np.ndarray:
 
 def _twins() -> Twins:
     faces = {"blue-11": _face("spade"), "purple-11": _face("club", down=1.2), "blue-10": _face("spade")[::-1].copy()}
-    return Twins(faces, InkCheck(faces))
+    return Twins(faces, InkCheck(faces), Tells(faces).faces)
 
 
 def test_one_picture_in_two_suits_of_one_ink_are_twins_and_nothing_else_is():
@@ -66,4 +67,4 @@ def test_the_image_is_told_by_its_suit_signs_though_its_twin_s_face_lies_more_li
     # as the faces lie, without laying them: the spade seen low is more like the club
     seen = T._grey(_seen(_face("spade", down=1.2), 0))
     ours, theirs = T._grey(_face("spade")), T._grey(_face("club", down=1.2))
-    assert T.margin(seen, ours, theirs, twins._inner > 0) < 0
+    assert T.margin(seen, ours, theirs, twins._inside) < 0
