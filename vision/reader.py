@@ -295,7 +295,11 @@ class OutlineReader:
         contrast = np.array([features.describe_contrast(f) for f in flats])
         cscores = self._against(contrast, self._contrast_bank)
         co, cturn, cidx, cmargin = self._decide(contrast, cscores, self._contrast_bank)
-        if float(cscores[co, cturn, cidx]) >= need_cconf and cmargin >= need_cmargin and cidx != idx:
+        # (but for its twin, on an outline whose print shows whole: the twins' check decides, TWINS_PAST_CONTRAST)
+        past_contrast = (rules.TWINS_PAST_CONTRAST and rules.TWINS and (seen_whole or uncovered)
+                         and self.cards[cidx] in self.twins.of(name))
+        if (float(cscores[co, cturn, cidx]) >= need_cconf and cmargin >= need_cmargin and cidx != idx
+                and not past_contrast):
             m.card, m.confidence = None, plain   # it clearly names another card than the colours do
             return m
         near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
@@ -312,6 +316,8 @@ class OutlineReader:
                 twin, name, (options[o], vectors[o], scores[o], flats[o]), rivals, (need_conf, need_margin),
                 frame.shape, complete)
             return named_twin or m
+        if rules.TWINS and rules.TWINS_TOLD:   # told from its twins just now, where they differ
+            rivals = [r for r in rivals if r not in self.twins.of(m.card)]
         if self._refused(flat, m.card, rivals, narrow or clear, seen_whole,
                          clear_by=rules.MISMATCH_CLEAR and margin >= rules.MISMATCH_CLEAR_MARGIN):
             m.card, m.confidence = None, plain

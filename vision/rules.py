@@ -180,6 +180,19 @@ TWINS = True
 # scenes, 20 abstentions named right (19 fully visible), none lost; simplistic's 1,000 the same as with the check
 # alone (its 4 abstentions were partly hidden) (vision/README.md, fifty-eighth session)
 TWIN_NAMED = True
+# the light-free reading (reader: ``contrast``) does not veto a name for its twin on an outline seen whole or one
+# nothing lies over: made to tell ink from paper, it cannot surely tell two faces that differ on under 3 % of the
+# card in one ink, and the twins' check, which lays them onto the image, decides then. Tango scene 3,100,376: a fully
+# visible queen of spades on a glossy table read 0.99, 0.43 clear, vetoed by a light-free reading of the queen of
+# clubs 0.968, 0.194 clear. On other outlines the veto stands: 3,100,349's partly hidden queen of clubs, her outline
+# fitted 2.5 px off, was like the spades' face once laid (+0.055) and the light-free reading was right
+# (vision/README.md, fifty-ninth session)
+TWINS_PAST_CONTRAST = True
+# nor is a card the twins' check has told from its twins refused for them by the full-size checks, which compare
+# the faces as they lie (their photos' scale and outline): tango scene 3,100,717's fully visible jack of spades read
+# 0.991, 0.29 clear, like its own face once laid (vision.twins), refused as nearer the jack of clubs (-0.022)
+# (vision/README.md, fifty-ninth session). As _as_twin does for a twin named
+TWINS_TOLD = True
 # A whole outline (or a guess of a face printed in one ink) read from SOFT_FROM, under the threshold even
 # blurred, but clear of every rival by CLEAR_MARGIN (a round value over min_margin, not tuned), is named
 # when its fit to that face hardly moved it (SMALL_FIT: the outline lies on the face's print) and its
