@@ -356,6 +356,13 @@ def tango_model(installed):
     return enrol_cards("pass-pass", TANGO)
 
 
+def _tango_name(model, seed: int, card: str) -> str | None:
+    """The name given to ``card`` in tango evaluation scene ``seed`` (None: found, not named)."""
+    _, pairs = _read(model, seed, TANGO)
+    (match,) = [m for t, m in pairs if t is not None and t.card == card]
+    return match.card if match else None
+
+
 def test_a_whole_outline_found_inside_the_line_is_read_on_it(tango_model, monkeypatch):
     """Evaluation scene 3,100,125 (dark cloth): tango's jack of spades alone, whole. Its line's outer edge is lost
     in the cloth, and the outline was snapped to the line's inner edge (2.2 px off at a corner): read so, the
@@ -445,16 +452,11 @@ def test_a_jack_is_not_named_as_its_twin_in_the_other_black_suit(tango_model, mo
     which reads as surely (rules.TWIN_NAMED)."""
     from vision import rules
 
-    def jack():
-        _, pairs = _read(tango_model, 3_100_349, TANGO)
-        (match,) = [m for t, m in pairs if t is not None and t.card == "blue-11"]
-        return match.card if match else None
-
-    assert jack() == "blue-11"
+    assert _tango_name(tango_model, 3_100_349, "blue-11") == "blue-11"
     monkeypatch.setattr(rules, "TWIN_NAMED", False)
-    assert jack() is None
+    assert _tango_name(tango_model, 3_100_349, "blue-11") is None
     monkeypatch.setattr(rules, "TWINS", False)
-    assert jack() == "purple-11"
+    assert _tango_name(tango_model, 3_100_349, "blue-11") == "purple-11"
 
 
 def test_a_queen_is_not_vetoed_by_a_light_free_reading_of_its_twin(tango_model, monkeypatch):
@@ -463,21 +465,17 @@ def test_a_queen_is_not_vetoed_by_a_light_free_reading_of_its_twin(tango_model, 
     that differ only in their suit signs, names the queen of clubs (0.968, 0.194 clear) and vetoed it. That reading
     no longer vetoes a twin: the twins' check decides, and the queen is named (rules.TWINS_PAST_CONTRAST). Its
     outline as first found (0.95, 0.085 clear) was refused as nearer the queen of clubs as the faces lie; told from
-    her once laid, it is named too (rules.TWINS_TOLD): either rule alone names the queen, neither leaves her unnamed."""
+    her once laid, it is named too (rules.TWINS_TOLD): either rule alone names the queen; with neither, she is
+    unnamed."""
     from vision import rules
 
-    def queen():
-        _, pairs = _read(tango_model, 3_100_376, TANGO)
-        (match,) = [m for t, m in pairs if t is not None and t.card == "blue-12"]
-        return match.card if match else None
-
-    assert queen() == "blue-12"
+    assert _tango_name(tango_model, 3_100_376, "blue-12") == "blue-12"
     monkeypatch.setattr(rules, "TWINS_TOLD", False)
-    assert queen() == "blue-12"
+    assert _tango_name(tango_model, 3_100_376, "blue-12") == "blue-12"
     monkeypatch.setattr(rules, "TWINS_PAST_CONTRAST", False)
-    assert queen() is None
+    assert _tango_name(tango_model, 3_100_376, "blue-12") is None
     monkeypatch.setattr(rules, "TWINS_TOLD", True)
-    assert queen() == "blue-12"
+    assert _tango_name(tango_model, 3_100_376, "blue-12") == "blue-12"
 
 
 def test_a_partly_hidden_queen_keeps_the_light_free_readings_veto(tango_model):
@@ -485,9 +483,7 @@ def test_a_partly_hidden_queen_keeps_the_light_free_readings_veto(tango_model):
     reads as the queen of spades (0.957), and laid onto the image the spades' face is the nearer (+0.055); the
     light-free reading says clubs (0.973, 0.213 clear). On an outline not seen whole and covered that veto stands
     (rules.TWINS_PAST_CONTRAST): let past it too, as a first version let it, she was named the queen of spades."""
-    _, pairs = _read(tango_model, 3_100_349, TANGO)
-    (match,) = [m for t, m in pairs if t is not None and t.card == "purple-12"]
-    assert match is not None and match.card in (None, "purple-12")
+    assert _tango_name(tango_model, 3_100_349, "purple-12") in (None, "purple-12")
 
 
 def test_a_jack_told_from_its_twin_is_not_refused_for_it_as_the_faces_lie(tango_model, monkeypatch):
@@ -497,11 +493,6 @@ def test_a_jack_told_from_its_twin_is_not_refused_for_it_as_the_faces_lie(tango_
     clubs (-0.022) and refused it. A card told from its twins is not refused for them (rules.TWINS_TOLD)."""
     from vision import rules
 
-    def jack():
-        _, pairs = _read(tango_model, 3_100_717, TANGO)
-        (match,) = [m for t, m in pairs if t is not None and t.card == "blue-11"]
-        return match.card if match else None
-
-    assert jack() == "blue-11"
+    assert _tango_name(tango_model, 3_100_717, "blue-11") == "blue-11"
     monkeypatch.setattr(rules, "TWINS_TOLD", False)
-    assert jack() is None
+    assert _tango_name(tango_model, 3_100_717, "blue-11") is None
