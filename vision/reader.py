@@ -295,11 +295,10 @@ class OutlineReader:
         contrast = np.array([features.describe_contrast(f) for f in flats])
         cscores = self._against(contrast, self._contrast_bank)
         co, cturn, cidx, cmargin = self._decide(contrast, cscores, self._contrast_bank)
-        # (but for its twin, on an outline whose print shows whole: the twins' check decides, TWINS_PAST_CONTRAST)
-        past_contrast = (rules.TWINS_PAST_CONTRAST and rules.TWINS and (seen_whole or uncovered)
-                         and self.cards[cidx] in self.twins.of(name))
         if (float(cscores[co, cturn, cidx]) >= need_cconf and cmargin >= need_cmargin and cidx != idx
-                and not past_contrast):
+                # but for its twin, on an outline whose print shows whole: the twins' check decides there
+                and not (rules.TWINS_PAST_CONTRAST and rules.TWINS and (seen_whole or uncovered)
+                         and self.cards[cidx] in self.twins.of(name))):
             m.card, m.confidence = None, plain   # it clearly names another card than the colours do
             return m
         near = np.maximum(scores.max(axis=(0, 1)), cscores.max(axis=(0, 1)))
