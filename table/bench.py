@@ -26,16 +26,22 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 
-def machine() -> str:
-    cpu = platform.processor() or platform.machine()
+def machine(cpuinfo: str = "/proc/cpuinfo") -> str:
+    """The machine a figure was measured on, in one line: the CPU's name as Linux gives it (a PC's "model name",
+    a Raspberry Pi's board "Model"; the same code ran 2-3 times slower on one 2-core VM here than on another),
+    the cores, Python and the system."""
+    return f"{_cpu(cpuinfo)}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def _cpu(cpuinfo: str) -> str:
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+        for line in Path(cpuinfo).read_text(errors="replace").splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() in ("model name", "Model") and value.strip():
+                return value.strip()
     except OSError:
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+    return platform.processor() or platform.machine()
 
 
 def bench_engine(name: str, *, seconds: float) -> dict[str, Any] | None:

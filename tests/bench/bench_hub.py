@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).absolute().parents[2]))
 
+from table.bench import machine
 from table.log import EventLog
 from table.session import Session
 from tests.browser import chromium
@@ -121,7 +122,7 @@ def run(tables: int, seconds: float, pace: float, warmup: float) -> dict:
     ms = [x * 1000 for x in lat]
     side = [x * 1000 for x in table_side]
     return {
-        "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}",
+        "machine": f"{platform.node()}: {machine()}",
         "tables": tables, "pace_s": pace, "seconds": round(t1 - t0, 1), "observations": len(ms),
         "observations_per_s": round(len(ms) / (t1 - t0), 1),
         "latency_ms": {"median": round(statistics.median(ms), 1), "p90": round(pct(ms, 90), 1),

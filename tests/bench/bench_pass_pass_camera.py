@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from hardware.sim_cards import CameraPassPassTable
+from table.bench import machine
 from table.log import EventLog
 from table.session import Session
 
@@ -137,8 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         "load_avg_1min": {"start": load0[0], "median": statistics.median(loads) if loads else None,
                           "max": max(loads) if loads else None},
         "render_every": args.render_every,
-        "machine": f"{platform.machine()} {platform.processor() or ''} {os.cpu_count()} cores, "
-                   f"Python {platform.python_version()}",
+        "machine": machine(),
     }
     print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))
     return 0

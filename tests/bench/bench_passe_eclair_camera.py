@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
 import sys
@@ -31,6 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from hardware.sim_cards import PILE_CENTRE_MM, draw_arm
+from table.bench import machine
 from table.log import EventLog
 from table.session import Session
 
@@ -173,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         deadline = start + args.minutes * 60 * (i + 1) / 3
         print(json.dumps(run(players, args.placements, model, args.seed + players, args.two_hands, deadline)),
               flush=True)
-    print(f"machine: {platform.machine()} {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(f"machine: {machine()}")
     return 0
 
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from hardware.sim_cups import CameraPtiPassPassTable
+from table.bench import machine
 from table.log import EventLog
 from table.session import Session
 
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
         "load_avg_1min": {"start": load0, "median": statistics.median(loads) if loads else None,
                           "max": max(loads) if loads else None},
-        "machine": f"{platform.machine()} {os.cpu_count()} cpus, python {platform.python_version()}",
+        "machine": machine(),
     }
     session.log.close()
     print(json.dumps(report) if args.json else "\n".join(f"{k}: {v}" for k, v in report.items()))

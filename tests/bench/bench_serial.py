@@ -38,6 +38,7 @@ from hardware.sim.faults import Faults
 from hardware.sim.top_holes import HoleFaults, TopHoles
 from hardware.sim.virtual_link import VirtualLink
 from hardware.sim_board import SimulatedBoard
+from table.bench import machine
 
 
 def pct(values: list[float], q: float) -> float:
@@ -218,8 +219,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples")
     args = parser.parse_args()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{platform.platform()}")
+    print(f"machine: {machine()}, {platform.platform()}")
     bench_parser(3 if args.quick else 7)
     bench_recovery(1 if args.quick else 3)
     bench_drop_faults(1000 if args.quick else 10_000)

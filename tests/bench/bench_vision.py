@@ -49,6 +49,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from hardware.camera import FRAME_BUDGET_SHARE
+from table.bench import machine
 from tests.bench.eval_vision import enrol_all
 from vision.calibration import Calibration
 from vision.pipeline import TableWatcher
@@ -421,7 +422,8 @@ def main(argv=None) -> int:
     ap.add_argument("--style", type=int, choices=(1, 2), default=1)
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    print(f"OpenCV {cv2.__version__}, threads: {cv2.getNumThreads()}, load average {os.getloadavg()[0]:.1f}")
+    print(f"machine: {machine()}; OpenCV {cv2.__version__}, threads: {cv2.getNumThreads()}, "
+          f"load average {os.getloadavg()[0]:.1f}")
     if args.style == 2:
         style2(args.scenes)
         return 0

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import platform
 import statistics
 import sys
 import tempfile
@@ -47,6 +46,7 @@ from gpiozero.pins.mock import MockFactory
 from hardware.gpio import attach_gpio
 from hardware.gpio.sim_pins import GpioSensors
 from hardware.sim_table import GAME, CameraStandIn, Faults, RenderedCamera, SimulatedTable
+from table.bench import machine
 from table.log import EventLog
 from table.observations import Observation
 from table.session import Session
@@ -187,7 +187,7 @@ def main() -> int:
         print(f"sim_games: {exc}", file=sys.stderr)
         return 2
     t, h = r["totals"], r["holes"]
-    print(f"machine {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
+    print(f"machine: {machine()}")
     print(f"games {r['games']}  faults {r['faults']}  camera {r['camera']}")
     print("sources " + ", ".join(f"{k[7:]} {v}" for k, v in sorted(t.items()) if k.startswith("source_")))
     print(f"landings {t['landings']}  beam faults: missed {t['missed']} jammed {t['jammed']} "
